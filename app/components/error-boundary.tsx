@@ -1,0 +1,58 @@
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { useRenderErrorDigest } from "~/errors/render-error-digest";
+
+export const unexpectedErrorMessage = "Application error: something went wrong on our side.";
+
+type ErrorView = { title: string; message: string; digest?: string };
+
+const messagesByStatus: Record<number, ErrorView> = {
+  400: { title: "Bad request", message: "That request was not valid." },
+  403: { title: "Forbidden", message: "You don't have permission to do that." },
+  404: { title: "Not found", message: "Page not found." },
+  413: { title: "Too large", message: "That is too large." },
+  429: { title: "Too many requests", message: "Too many attempts. Try again later." },
+  503: { title: "Unavailable", message: "Cairn is unavailable right now. Try again shortly." },
+};
+
+function describe(error: unknown, renderDigest: string | undefined): ErrorView {
+  if (isRouteErrorResponse(error)) {
+    const digest = (error.data as { digest?: unknown } | null)?.digest;
+    if (error.status >= 500 && typeof digest === "string") {
+      return { title: "Something went wrong", message: unexpectedErrorMessage, digest };
+    }
+    const known = messagesByStatus[error.status];
+    const message = typeof error.data === "string" && error.data ? error.data : known?.message;
+    if (known || (message && error.status < 500)) {
+      return { title: known?.title ?? error.statusText, message: message ?? error.statusText };
+    }
+  }
+  return { title: "Something went wrong", message: unexpectedErrorMessage, digest: renderDigest };
+}
+
+/**
+ * The error boundary of every route: known errors (404, 403, …) say what happened; anything else
+ * says only that it went wrong, with the server's digest when there is one — never the error's
+ * message or stack.
+ */
+export function RouteErrorBoundary() {
+  const error = useRouteError();
+  const view = describe(error, useRenderErrorDigest());
+  return (
+    <section role="alert" aria-labelledby="error-title" className="mx-auto max-w-xl py-12">
+      <h1 id="error-title" className="text-2xl font-semibold">
+        {view.title}
+      </h1>
+      <p className="mt-3 text-zinc-700 dark:text-zinc-300">{view.message}</p>
+      {view.digest ? (
+        <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
+          Digest: <code className="font-mono">{view.digest}</code>
+        </p>
+      ) : null}
+      <p className="mt-6">
+        <Link to="/" className="text-indigo-700 underline dark:text-indigo-300">
+          Go to the start page
+        </Link>
+      </p>
+    </section>
+  );
+}

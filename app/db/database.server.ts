@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema";
+
+export type Database = Kysely<DB>;
+export type Dialect = "sqlite" | "postgres";
+
+export type DatabaseHandle = { db: Database; dialect: Dialect };
+
+export const sqliteFileName = "cairn.sqlite";
+
+/** PostgreSQL's timestamps and dates come back as the same strings SQLite stores. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    const builtins = pg.types.builtins;
+    if (oid === builtins.TIMESTAMPTZ || oid === builtins.TIMESTAMP) {
+      const parseDate = pg.types.getTypeParser(oid);
+      return (value: string) => (parseDate(value) as Date).toISOString();
+    }
+    if (oid === builtins.DATE) return (value: string) => value;
+    if (oid === builtins.INT8) return (value: string) => Number(value);
+    if (oid === builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** Opens PostgreSQL when a URL is given, otherwise the SQLite file in `dataDir`. */
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+}

@@ -1,0 +1,24 @@
+const unavailableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "SQLITE_BUSY",
+]);
+
+/** True when the database could not be reached or is too busy: the request may succeed later. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && unavailableCodes.has(code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+}

@@ -1,0 +1,34 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { DatabaseHandle, Dialect } from "./database.server";
+
+/** A file in /migrations: it is told which database it runs on, for the few types that differ. */
+export type CairnMigration = {
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+};
+
+// Bundled into the server build, so production needs no TypeScript at run time.
+const migrationModules = import.meta.glob<CairnMigration>("../../migrations/*.ts", { eager: true });
+
+function provider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations() {
+      const migrations: Record<string, Migration> = {};
+      for (const [file, module] of Object.entries(migrationModules)) {
+        const name = file.split("/").pop()!.replace(/\.ts$/, "");
+        migrations[name] = { up: (db) => module.up(db, dialect) };
+      }
+      return migrations;
+    },
+  };
+}
+
+/**
+ * Brings the schema up to date. On PostgreSQL Kysely holds an advisory lock while it migrates, so
+ * instances starting together run each migration once.
+ */
+export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: provider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

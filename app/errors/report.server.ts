@@ -1,0 +1,43 @@
+import type { AppServices } from "~/host/app-context.server";
+import { recordServerError } from "~/monitoring/server-errors.server";
+import { errorDigest } from "./digest.server";
+
+export type UnexpectedErrorReport = {
+  digest: string;
+  /** Settles once the error is stored for /admin/monitoring; never rejects. */
+  recorded: Promise<void>;
+};
+
+/**
+ * The one place an unexpected server error is handled: it gets a digest, is logged once in full
+ * with the request's details, and is recorded for /admin/monitoring. Only the digest may reach
+ * the browser.
+ */
+export function reportUnexpectedError(
+  error: unknown,
+  where: { services: AppServices; request: Request; route: string },
+): UnexpectedErrorReport {
+  const { services, request, route } = where;
+  const digest = errorDigest(error, route);
+  const url = new URL(request.url);
+  const err = error instanceof Error ? error : new Error(String(error));
+  services.logger.error(
+    { err, digest, route, method: request.method, url: url.pathname + url.search },
+    `Unexpected error, digest ${digest}`,
+  );
+  const recorded = recordServerError(services.db, {
+    digest,
+    route,
+    url: url.pathname + url.search,
+    method: request.method,
+    message: `${err.name}: ${err.message}`,
+    stack: err.stack ?? null,
+    userId: null,
+    userAgent: request.headers.get("user-agent"),
+    requestId: services.requestId,
+    at: new Date(),
+  }).catch((recordError: unknown) => {
+    services.logger.warn({ err: recordError, digest }, "Could not record the error for monitoring");
+  });
+  return { digest, recorded };
+}

@@ -1,0 +1,20 @@
+import { createContext } from "react-router";
+import type { Config } from "~/config/env.server";
+import type { DatabaseHandle } from "~/db/database.server";
+import type { Logger } from "~/logging/logger.server";
+import type { Lifecycle } from "./lifecycle.server";
+
+/** What every loader and action can reach through `context.get(appContext)`. */
+export type AppServices = DatabaseHandle & {
+  config: Config;
+  sessionSecret: string;
+  lifecycle: Lifecycle;
+  /** The request's logger: every line carries the request id. */
+  logger: Logger;
+  requestId: string;
+  cspNonce: string;
+  /** Set when rendering the document failed, so the error page can show the digest. */
+  renderErrorDigest?: string;
+};
+
+export const appContext = createContext<AppServices>();

@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import type { Config } from "~/config/env.server";
+import type { DatabaseHandle } from "~/db/database.server";
+import { reportUnexpectedError } from "~/errors/report.server";
+import { unavailableMessage } from "~/errors/route-errors.server";
+import type { Logger } from "~/logging/logger.server";
+import { appContext, type AppServices } from "./app-context.server";
+import { plainPage } from "./plain-page.server";
+import type { Lifecycle } from "./lifecycle.server";
+import { cspNonce, securityHeaders } from "./security-headers.server";
+
+export type HostOptions = {
+  config: Config;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  database: DatabaseHandle;
+  sessionSecret: string;
+  build: () => Promise<ServerBuild>;
+  /** Development: Vite serves assets and compiles on demand. Production: the built client files. */
+  assets: { vite: ViteDevServer } | { clientDir: string };
+};
+
+/** SPEC §9: no request body over 1 MiB. */
+const maxBodyBytes = 1024 * 1024;
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** The Express application: logging, security headers, assets, then React Router. */
+export function createHostApp(options: HostOptions): express.Express {
+  const { config, logger, lifecycle, assets } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      quietReqLogger: true,
+      genReqId(req, res) {
+        // A request id from a trusted proxy links our log line to its own.
+        const incoming = req.headers["x-request-id"];
+        const id =
+          config.trustProxy && typeof incoming === "string" && requestIdPattern.test(incoming) ? incoming : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      // The error itself is logged once, with its digest, where it happened; not again here.
+      customErrorObject: (_req, _res, _error, { err: _err, ...line }) => line,
+      serializers: {
+        req: (req: { method: string; url: string; remoteAddress?: string }) => ({
+          method: req.method,
+          url: req.url,
+          remoteAddress: req.remoteAddress,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(cspNonce, securityHeaders({ development: !config.production }));
+  app.use(compression());
+
+  if ("vite" in assets) {
+    app.use(assets.vite.middlewares);
+  } else {
+    // File names under /assets carry a content hash: cache them for good.
+    app.use(
+      "/assets",
+      express.static(path.join(assets.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
+    );
+    app.use(express.static(assets.clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies);
+  app.use(
+    createRequestHandler({
+      build: options.build,
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(appContext, services(options, req, res.locals.cspNonce));
+        return context;
+      },
+    }),
+  );
+  app.use(lastResortErrorHandler(options));
+  return app;
+}
+
+function services(options: HostOptions, req: Request, nonce: string): AppServices {
+  return {
+    ...options.database,
+    config: options.config,
+    sessionSecret: options.sessionSecret,
+    lifecycle: options.lifecycle,
+    logger: req.log,
+    requestId: String(req.id),
+    cspNonce: nonce,
+  };
+}
+
+/** Until migrations are done only the health checks answer. */
+function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
+  return (req, res, next) => {
+    if (lifecycle.state !== "starting" || req.path === "/healthz" || req.path === "/readyz") return next();
+    res.status(503).set("Retry-After", "5").type("html").send(plainPage("Unavailable", unavailableMessage));
+  };
+}
+
+const refuseLargeBodies: RequestHandler = (req, res, next) => {
+  if (Number(req.headers["content-length"] ?? 0) <= maxBodyBytes) return next();
+  res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
+};
+
+/** Errors that escape React Router (they should not): logged with a digest like any other. */
+function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const request = new globalThis.Request(new URL(req.originalUrl, "http://cairn.invalid"), { method: req.method });
+    const { digest } = reportUnexpectedError(error, {
+      services: services(options, req, res.locals.cspNonce),
+      request,
+      route: "host",
+    });
+    if (res.headersSent) return res.end();
+    res
+      .status(500)
+      .type("html")
+      .send(plainPage("Something went wrong", "Application error: something went wrong on our side.", digest));
+  };
+}

@@ -1,0 +1,64 @@
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { ConfigError, loadConfig } from "~/config/env.server";
+import { resolveSessionSecret } from "~/config/session-secret.server";
+import { openDatabase } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { withErrorDigests } from "~/errors/route-errors.server";
+import { createLogger } from "~/logging/logger.server";
+import { createHostApp } from "./app.server";
+import { createLifecycle } from "./lifecycle.server";
+import { stopGracefullyOnSignals } from "./shutdown.server";
+
+async function loadBuild(): Promise<ServerBuild> {
+  return withErrorDigests(await import("virtual:react-router/server-build"));
+}
+
+/**
+ * Starts Cairn: reads the configuration, opens the database, listens (only health checks answer
+ * until the migrations are done) and stops gracefully on SIGTERM/SIGINT.
+ */
+export async function start(assets: { vite: ViteDevServer } | { clientDir: string }) {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+  const lifecycle = createLifecycle();
+
+  try {
+    const database = openDatabase(config);
+    const sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, logger });
+    let production: Promise<ServerBuild> | undefined;
+    const build = "vite" in assets ? loadBuild : () => (production ??= loadBuild());
+
+    const app = createHostApp({ config, logger, lifecycle, database, sessionSecret, build, assets });
+    const server = app.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+    stopGracefullyOnSignals({
+      server,
+      lifecycle,
+      logger,
+      drainSeconds: config.drainSeconds,
+      release: () => database.db.destroy(),
+    });
+
+    const applied = await migrateToLatest(database);
+    lifecycle.state = "ready";
+    logger.info(
+      {
+        url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
+        database: database.dialect,
+        migrationsApplied: applied,
+      },
+      "Cairn is ready",
+    );
+  } catch (error) {
+    logger.fatal({ err: error }, "Cairn could not start");
+    process.exit(1);
+  }
+}
