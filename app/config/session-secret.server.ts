@@ -16,15 +16,15 @@ export async function resolveSessionSecret(options: {
 }): Promise<string> {
   if (options.configured) return options.configured;
   const file = path.join(options.dataDir, fileName);
-  try {
-    const stored = (await readFile(file, "utf8")).trim();
-    if (stored.length >= 32) return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
   const secret = randomBytes(32).toString("base64url");
   await mkdir(options.dataDir, { recursive: true });
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  try {
+    // Exclusive create: of two instances starting on one DATA_DIR, one writes and both use its secret.
+    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return (await readFile(file, "utf8")).trim();
+  }
   options.logger.warn(
     { file },
     "SESSION_SECRET is not set: generated one and stored it in DATA_DIR. Set SESSION_SECRET when running several instances.",

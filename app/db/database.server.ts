@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type DialectAdapter, Kysely, PostgresDialect, sql, SqliteAdapter, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 
@@ -27,6 +27,26 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * Kysely takes no lock for SQLite migrations. Running them in one transaction that first writes to
+ * the lock table makes another process migrating the same file wait, then see the work done.
+ */
+class SqliteMigrationLockAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl() {
+    return true;
+  }
+
+  override async acquireMigrationLock(db: Kysely<any>, options: { lockTable: string; lockRowId: string }) {
+    await sql`update ${sql.table(options.lockTable)} set is_locked = 1 where id = ${options.lockRowId}`.execute(db);
+  }
+}
+
+class CairnSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new SqliteMigrationLockAdapter();
+  }
+}
+
 /** Opens PostgreSQL when a URL is given, otherwise the SQLite file in `dataDir`. */
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DatabaseHandle {
   if (options.databaseUrl) {
@@ -35,9 +55,10 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   }
   mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
+  // First, so that the others wait for a process that is setting up the same file.
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+  return { db: new Kysely<DB>({ dialect: new CairnSqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
 }

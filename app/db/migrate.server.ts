@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { DatabaseHandle, Dialect } from "./database.server";
 
@@ -28,7 +29,18 @@ function provider(dialect: Dialect): MigrationProvider {
  */
 export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({ db, provider: provider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    // SQLite: another process migrated the file under us (SQLITE_BUSY_SNAPSHOT): try again, briefly.
+    if (error && dialect === "sqlite" && isSqliteBusy(error) && attempt < 50) {
+      await sleep(100);
+      continue;
+    }
+    if (error) throw error;
+    return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  return String((error as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY");
 }

@@ -120,6 +120,12 @@ const refuseLargeBodies: RequestHandler = (req, res, next) => {
 /** Errors that escape React Router (they should not): logged with a digest like any other. */
 function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    // Errors Express raises itself for a bad request (a missing asset, say) keep their status.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      res.status(status).type("html").send(plainPage(status === 404 ? "Not found" : "Bad request", status === 404 ? "Page not found." : "That request was not valid."));
+      return;
+    }
     const request = new globalThis.Request(new URL(req.originalUrl, "http://cairn.invalid"), { method: req.method });
     const { digest } = reportUnexpectedError(error, {
       services: services(options, req, res.locals.cspNonce),

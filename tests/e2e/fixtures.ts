@@ -1,0 +1,41 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server";
+
+type CairnInstance = { server: RunningServer; database: TestDatabase };
+
+/** Starts a fresh Cairn (production build, its own SQLite database) and stops it afterwards. */
+async function runCairn(use: (instance: CairnInstance) => Promise<void>) {
+  const database = await createTestDatabase("sqlite");
+  const server = await startServer(database.env);
+  try {
+    await use({ server, database });
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+export const test = base.extend<
+  { baseURL: string; consoleErrors: string[] },
+  { cairn: CairnInstance }
+>({
+  cairn: [async ({}, use) => runCairn(use), { scope: "worker" }],
+  baseURL: async ({ cairn }, use) => use(cairn.server.url),
+  /** Errors the page logged (CSP violations among them); a journey should end with none. */
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await use(errors);
+  },
+});
+
+/** With JavaScript on, waits until React has hydrated the page, so clicks are handled client-side. */
+export async function waitForHydration(page: Page, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+}
+
+export { expect, runCairn };

@@ -1,0 +1,72 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { findServerError, recordServerError } from "~/monitoring/server-errors.server";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+
+describe.each(testDialects)("database on %s", (dialect) => {
+  let database: TestDatabase;
+  const handles: DatabaseHandle[] = [];
+  const open = () => {
+    const handle = database.open();
+    handles.push(handle);
+    return handle;
+  };
+
+  afterEach(async () => {
+    await Promise.all(handles.splice(0).map((h) => h.db.destroy()));
+    await database.drop();
+  });
+
+  it("migrates an empty database, and a second run does nothing", async () => {
+    database = await createTestDatabase(dialect);
+    const handle = open();
+    expect(await migrateToLatest(handle)).toEqual(["0001_foundation"]);
+    expect(await migrateToLatest(handle)).toEqual([]);
+    const tables = (await handle.db.introspection.getTables()).map((t) => t.name);
+    expect(tables).toEqual(expect.arrayContaining(["users", "monitoring_events"]));
+  });
+
+  it("groups a repeated server error under its digest with a count", async () => {
+    database = await createTestDatabase(dialect);
+    const handle = open();
+    await migrateToLatest(handle);
+    const event = {
+      digest: "0A1B2C3D",
+      route: "routes/index",
+      url: "/",
+      method: "GET",
+      message: "Error: boom",
+      stack: "Error: boom\n    at loader",
+      userId: null,
+      userAgent: "test",
+      requestId: "first",
+    };
+    await recordServerError(handle.db, { ...event, at: new Date("2026-01-01T10:00:00Z") });
+    await recordServerError(handle.db, { ...event, requestId: "second", at: new Date("2026-01-02T10:00:00Z") });
+    await recordServerError(handle.db, { ...event, digest: "99999999", at: new Date("2026-01-03T10:00:00Z") });
+
+    expect(await findServerError(handle.db, "0A1B2C3D")).toMatchObject({
+      kind: "server_error",
+      count: 2,
+      first_seen: "2026-01-01T10:00:00.000Z",
+      last_seen: "2026-01-02T10:00:00.000Z",
+      request_id: "second",
+      message: "Error: boom",
+    });
+    expect(await findServerError(handle.db, "99999999")).toMatchObject({ count: 1 });
+  });
+
+  if (dialect === "sqlite") {
+    it("uses WAL, foreign keys and a busy timeout", async () => {
+      database = await createTestDatabase(dialect);
+      const { db } = open();
+      const pragma = async (name: string) =>
+        Object.values((await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(db)).rows[0]!)[0];
+      expect(await pragma("journal_mode")).toBe("wal");
+      expect(await pragma("foreign_keys")).toBe(1);
+      expect(await pragma("busy_timeout")).toBe(5000);
+    });
+  }
+});

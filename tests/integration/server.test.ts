@@ -1,0 +1,187 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unexpectedErrorMessage } from "~/components/error-boundary";
+import { findServerError } from "~/monitoring/server-errors.server";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server";
+
+const digestInHtml = /Digest: <code[^>]*>([0-9A-F]{8})<\/code>/;
+
+describe.each(testDialects)("production server on %s", (dialect) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    server = await startServer(database.env);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it("renders the landing page on the server, with security headers and a request id", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Issue tracking for teams that ship.");
+    expect(html).toContain("Create account");
+    expect(html).toContain("the first account you create administers it");
+
+    const csp = response.headers.get("content-security-policy")!;
+    const nonce = /script-src 'nonce-([^']+)' 'strict-dynamic'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    // Every script React Router writes carries this response's nonce.
+    const scripts = html.match(/<script[^>]*>/g)!;
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    const requestId = response.headers.get("x-request-id")!;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect
+      .poll(() => server.logs)
+      .toContainEqual(expect.objectContaining({ reqId: requestId, msg: "request completed", res: { statusCode: 200 } }));
+  });
+
+  it("gives every response a fresh nonce", async () => {
+    const nonces = await Promise.all(
+      [1, 2].map(async () => (await fetch(`${server.url}/`)).headers.get("content-security-policy")),
+    );
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("serves hashed assets immutable for a year, compressed", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /href="(\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const response = await fetch(`${server.url}${script}`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect((await fetch(`${server.url}/assets/missing-file.js`)).status).toBe(404);
+  });
+
+  it("renders unknown URLs as a 404 inside the layout", async () => {
+    const response = await fetch(`${server.url}/no/such/page`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("Page not found.");
+    expect(html).toContain("Cairn — self-hosted issue tracking for teams.");
+  });
+
+  it("answers the health checks", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+  });
+
+  it("refuses a request body over 1 MiB with 413", async () => {
+    const response = await fetch(`${server.url}/`, { method: "POST", body: "x".repeat(1024 * 1024 + 1) });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("That is too large.");
+  });
+
+  describe("when a loader fails unexpectedly", () => {
+    const leaks = [/no such table/i, /does not exist/i, /SqliteError/, /users/, /\bat .*\.js:\d+/];
+
+    beforeAll(async () => {
+      const { db } = database.open();
+      await sql`alter table users rename to users_gone`.execute(db);
+      await db.destroy();
+    });
+
+    afterAll(async () => {
+      const { db } = database.open();
+      await sql`alter table users_gone rename to users`.execute(db);
+      await db.destroy();
+    });
+
+    it("sends a document with the generic message and the digest only", async () => {
+      const response = await fetch(`${server.url}/`);
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      expect(html).toContain(unexpectedErrorMessage);
+      const digest = digestInHtml.exec(html)?.[1];
+      expect(digest).toBeTruthy();
+      for (const leak of leaks) expect(html).not.toMatch(leak);
+
+      // The operator finds the full error by its digest: in the log and in monitoring.
+      const requestId = response.headers.get("x-request-id");
+      const logged = server.logs.find((line) => line.digest === digest && line.reqId === requestId);
+      expect(logged).toMatchObject({ level: 50, route: "routes/index", method: "GET", url: "/" });
+      expect((logged!.err as { message: string }).message).toMatch(/users/);
+      const { db } = database.open();
+      try {
+        expect(await findServerError(db, digest!)).toMatchObject({ route: "routes/index", request_id: requestId });
+      } finally {
+        await db.destroy();
+      }
+    });
+
+    it("sends a data request the digest only", async () => {
+      const response = await fetch(`${server.url}/_.data`);
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      expect(body).toContain('"digest"');
+      expect(body).toMatch(/"[0-9A-F]{8}"/);
+      for (const leak of leaks) expect(body).not.toMatch(leak);
+    });
+
+    it("groups repeats of the same fault under one digest", async () => {
+      const digests = new Set<string>();
+      for (let i = 0; i < 3; i++) {
+        digests.add(digestInHtml.exec(await (await fetch(`${server.url}/`)).text())![1]!);
+      }
+      expect(digests.size).toBe(1);
+      const { db } = database.open();
+      try {
+        expect((await findServerError(db, [...digests][0]!))!.count).toBeGreaterThanOrEqual(3);
+      } finally {
+        await db.destroy();
+      }
+    });
+  });
+});
+
+describe.each(testDialects)("starting and stopping on %s", (dialect) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("migrates once when two instances start together on one database", async () => {
+    const servers = await Promise.all([startServer(database.env), startServer(database.env)]);
+    try {
+      const applied = servers.flatMap(
+        (s) => (s.logs.find((line) => line.msg === "Cairn is ready")!.migrationsApplied as string[]) ?? [],
+      );
+      expect(applied).toEqual(["0001_foundation"]);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  });
+
+  it("turns /readyz to 503 on SIGTERM, then closes and exits 0", async () => {
+    const server = await startServer({ ...database.env, DRAIN_SECONDS: "1" });
+    server.process.kill("SIGTERM");
+    await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status).toBe(503);
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: "draining" });
+    // Pages are still served while load balancers notice.
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    expect(await server.exited).toBe(0);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    expect(server.logs.map((line) => line.msg)).toContain("Stopped");
+  });
+});

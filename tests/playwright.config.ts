@@ -1,0 +1,26 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's Chromium, never a downloaded browser. The flags keep it off the network it cannot reach.
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+/** Every journey runs twice: with JavaScript, and as a browser without it. */
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "../test-results",
+  timeout: 30_000,
+  workers: 2,
+  forbidOnly: true,
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: chromium,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "js-on", use: { javaScriptEnabled: true } },
+    { name: "js-off", use: { javaScriptEnabled: false } },
+  ],
+});
