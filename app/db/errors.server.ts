@@ -22,3 +22,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === "string" && unavailableCodes.has(code)) return true;
   return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
 }
+
+/** True when an insert or update broke a unique constraint (another row got there first). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

@@ -6,6 +6,11 @@ import type { Generated } from "kysely";
  */
 export interface DB {
   users: UsersTable;
+  sessions: SessionsTable;
+  workspaces: WorkspacesTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  sign_in_failures: SignInFailuresTable;
   monitoring_events: MonitoringEventsTable;
 }
 
@@ -18,6 +23,58 @@ export interface UsersTable {
   last_workspace_id: number | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the cookie's random token: a copy of the database signs nobody in. */
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+  last_seen_at: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface WorkspacesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const roles = ["owner", "admin", "member", "viewer"] as const;
+export type Role = (typeof roles)[number];
+
+export interface MembershipsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  user_id: number;
+  role: Role;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  email: string;
+  role: Role;
+  token_hash: string;
+  invited_by: number | null;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  /** `account:<email>` or `ip:<address>`. */
+  key: string;
+  failed_at: string;
 }
 
 export type MonitoringEventKind = "server_error" | "client_error" | "web_vital";

@@ -12,6 +12,8 @@ export type AppServices = DatabaseHandle & {
   /** The request's logger: every line carries the request id. */
   logger: Logger;
   requestId: string;
+  /** The client's address (from X-Forwarded-For only when TRUST_PROXY trusts the proxy). */
+  clientIp: string | null;
   cspNonce: string;
   /** Set when rendering the document failed, so the error page can show the digest. */
   renderErrorDigest?: string;

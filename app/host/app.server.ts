@@ -12,6 +12,7 @@ import { reportUnexpectedError } from "~/errors/report.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
 import { appContext, type AppServices } from "./app-context.server";
+import { refuseCrossSiteMutations } from "./cross-site.server";
 import { plainPage } from "./plain-page.server";
 import type { Lifecycle } from "./lifecycle.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
@@ -77,7 +78,7 @@ export function createHostApp(options: HostOptions): express.Express {
     app.use(express.static(assets.clientDir, { maxAge: "1h", index: false }));
   }
 
-  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies);
+  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations);
   app.use(
     createRequestHandler({
       build: options.build,
@@ -100,6 +101,7 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
     lifecycle: options.lifecycle,
     logger: req.log,
     requestId: String(req.id),
+    clientIp: req.ip ?? null,
     cspNonce: nonce,
   };
 }

@@ -22,7 +22,7 @@ describe.each(testDialects)("database on %s", (dialect) => {
   it("migrates an empty database, and a second run does nothing", async () => {
     database = await createTestDatabase(dialect);
     const handle = open();
-    expect(await migrateToLatest(handle)).toEqual(["0001_foundation"]);
+    expect(await migrateToLatest(handle)).toEqual(["0001_foundation", "0002_accounts"]);
     expect(await migrateToLatest(handle)).toEqual([]);
     const tables = (await handle.db.introspection.getTables()).map((t) => t.name);
     expect(tables).toEqual(expect.arrayContaining(["users", "monitoring_events"]));

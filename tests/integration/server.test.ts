@@ -167,7 +167,7 @@ describe.each(testDialects)("starting and stopping on %s", (dialect) => {
       const applied = servers.flatMap(
         (s) => (s.logs.find((line) => line.msg === "Cairn is ready")!.migrationsApplied as string[]) ?? [],
       );
-      expect(applied).toEqual(["0001_foundation"]);
+      expect(applied).toEqual(["0001_foundation", "0002_accounts"]);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

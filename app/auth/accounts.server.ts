@@ -1,0 +1,82 @@
+import { sql } from "kysely";
+import type { Database } from "~/db/database.server";
+import { isUniqueViolation } from "~/db/errors.server";
+import { hashPassword, verifyPassword } from "./password.server";
+
+export type FieldProblem = { field: string; message: string };
+
+export const emailTakenMessage = "An account with this email already exists.";
+
+/** Creates an account; the first one on an instance administers it. */
+export async function createAccount(
+  db: Database,
+  account: { name: string; email: string; password: string; now: Date },
+): Promise<{ userId: number } | FieldProblem> {
+  const passwordHash = await hashPassword(account.password);
+  const now = account.now.toISOString();
+  try {
+    const row = await db
+      .insertInto("users")
+      .values({
+        email: account.email,
+        name: account.name,
+        password_hash: passwordHash,
+        is_instance_admin: sql<number>`(case when exists (select 1 from users) then 0 else 1 end)`,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { userId: row.id };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
+    throw error;
+  }
+}
+
+/** The user whose email and password match, or null; as slow for unknown emails as for known ones. */
+export async function authenticate(db: Database, email: string, password: string): Promise<{ id: number } | null> {
+  const user = await db.selectFrom("users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
+  const valid = await verifyPassword(password, user?.password_hash ?? null);
+  return user && valid ? { id: user.id } : null;
+}
+
+export async function checkPassword(db: Database, userId: number, password: string): Promise<boolean> {
+  const user = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  return verifyPassword(password, user?.password_hash ?? null);
+}
+
+export async function updateProfile(
+  db: Database,
+  userId: number,
+  profile: { name: string; email: string; now: Date },
+): Promise<{ ok: true } | FieldProblem> {
+  try {
+    await db
+      .updateTable("users")
+      .set({ name: profile.name, email: profile.email, updated_at: profile.now.toISOString() })
+      .where("id", "=", userId)
+      .execute();
+    return { ok: true };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
+    throw error;
+  }
+}
+
+export async function setPassword(db: Database, userId: number, password: string, now: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(password), updated_at: now.toISOString() })
+    .where("id", "=", userId)
+    .execute();
+}
+
+export async function rememberLastWorkspace(db: Database, userId: number, workspaceId: number): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ last_workspace_id: workspaceId })
+    .where("id", "=", userId)
+    .where((eb) => eb.or([eb("last_workspace_id", "is", null), eb("last_workspace_id", "!=", workspaceId)]))
+    .execute();
+}

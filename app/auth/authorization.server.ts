@@ -1,0 +1,50 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { appContext } from "~/host/app-context.server";
+import { can, type Permission } from "~/workspaces/roles";
+import { findWorkspaceAccess, type WorkspaceSummary } from "~/workspaces/workspaces.server";
+import { currentUserContext } from "./current-user.server";
+import type { SessionUser } from "./sessions.server";
+
+type Args = { request: Request; context: Readonly<RouterContextProvider> };
+
+export const forbiddenMessage = "You don't have permission to do that.";
+
+/** The signed-in user; anyone else is sent to sign in and brought back here afterwards. */
+export function requireUser({ request, context }: Args): SessionUser {
+  const user = context.get(currentUserContext);
+  if (user) return user;
+  const url = new URL(request.url);
+  const here = request.method === "GET" ? url.pathname + url.search : url.pathname;
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: here })}`);
+}
+
+/** Pages for signed-out people (sign in, create account) send signed-in ones on. */
+export function redirectIfSignedIn({ context }: Args, to = "/"): void {
+  if (context.get(currentUserContext)) throw redirect(to);
+}
+
+export type WorkspaceAccess = { user: SessionUser; workspace: WorkspaceSummary };
+
+/**
+ * The one gate of every workspace URL: the user, their membership and SPEC §6's matrix. Someone
+ * who is not a member gets 404, so a workspace's existence is not revealed; a member without the
+ * permission gets 403, whether or not the screen offered the action.
+ */
+export async function requireWorkspace(
+  args: Args & { params: { workspace?: string } },
+  permission: Permission = "workspace:read",
+): Promise<WorkspaceAccess> {
+  const user = requireUser(args);
+  const { db } = args.context.get(appContext);
+  const workspace = args.params.workspace ? await findWorkspaceAccess(db, args.params.workspace, user.id) : undefined;
+  if (!workspace) throw data("Workspace not found.", { status: 404 });
+  if (!can(workspace.role, permission)) throw data(forbiddenMessage, { status: 403 });
+  return { user, workspace };
+}
+
+/** /admin belongs to the instance admin (the first account); to anyone else it does not exist. */
+export function requireInstanceAdmin(args: Args): SessionUser {
+  const user = requireUser(args);
+  if (!user.isInstanceAdmin) throw data("Page not found.", { status: 404 });
+  return user;
+}

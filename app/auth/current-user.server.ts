@@ -1,0 +1,21 @@
+import { createContext, type MiddlewareFunction } from "react-router";
+import { appContext } from "~/host/app-context.server";
+import { sessionCookie } from "./session-cookie.server";
+import { findSessionUser, type SessionUser } from "./sessions.server";
+
+/** Who is signed in for this request, resolved once by `sessionMiddleware`. */
+export const currentUserContext = createContext<SessionUser | null>(null);
+
+/** Resolves the session cookie; a cookie whose session has ended is removed. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const services = context.get(appContext);
+  const cookie = sessionCookie(services, request);
+  const token: unknown = await cookie.parse(request.headers.get("Cookie"));
+  const user = typeof token === "string" && token ? await findSessionUser(services.db, token, new Date()) : null;
+  context.set(currentUserContext, user);
+  const response = await next();
+  if (typeof token === "string" && token && !user && !response.headers.has("Set-Cookie")) {
+    response.headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  }
+  return response;
+};

@@ -1,0 +1,126 @@
+import { type FieldMetadata, type FormMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import type { ReactNode } from "react";
+import { useNavigation } from "react-router";
+
+const inputClass =
+  "mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+
+function FieldError({ meta }: { meta: FieldMetadata<unknown> }) {
+  if (!meta.errors?.length) return null;
+  return (
+    <p id={meta.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+      {meta.errors.join(" ")}
+    </p>
+  );
+}
+
+/** A labelled input whose value and error survive a round trip through the server. */
+export function TextField({
+  label,
+  meta,
+  type = "text",
+  autoComplete,
+  hint,
+}: {
+  label: string;
+  meta: FieldMetadata<string>;
+  type?: "text" | "email" | "password" | "search";
+  autoComplete?: string;
+  hint?: ReactNode;
+}) {
+  const { key, ...props } = getInputProps(meta, { type });
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {hint ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+      <input key={key} {...props} autoComplete={autoComplete} className={inputClass} />
+      <FieldError meta={meta} />
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  meta,
+  options,
+}: {
+  label: string;
+  meta: FieldMetadata<string>;
+  options: readonly { value: string; label: string }[];
+}) {
+  const { key, ...props } = getSelectProps(meta);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select key={key} {...props} className={inputClass}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError meta={meta} />
+    </div>
+  );
+}
+
+/** The summary at the top of a rejected form: what went wrong as a whole, and how many fields need fixing. */
+export function FormSummary({ form }: { form: FormMetadata<Record<string, unknown>, string[]> }) {
+  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.name).length;
+  const formErrors = form.errors ?? [];
+  if (!formErrors.length && !fieldErrors) return null;
+  return (
+    <div
+      id={form.errorId}
+      role="alert"
+      className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
+      {formErrors.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
+      {fieldErrors ? <p>{fieldErrors === 1 ? "Please correct the field marked below." : `Please correct the ${fieldErrors} fields marked below.`}</p> : null}
+    </div>
+  );
+}
+
+/** A submit button that shows it is working while its form is being submitted (with JavaScript). */
+export function SubmitButton({
+  children,
+  pendingText,
+  name,
+  value,
+  variant = "primary",
+  form,
+}: {
+  children: ReactNode;
+  pendingText?: string;
+  name?: string;
+  value?: string;
+  variant?: "primary" | "secondary" | "danger";
+  form?: string;
+}) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state === "submitting" && (value === undefined || navigation.formData?.get(name ?? "intent") === value);
+  const styles = {
+    primary: "bg-indigo-700 text-white hover:bg-indigo-800",
+    secondary: "border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900",
+    danger: "bg-red-700 text-white hover:bg-red-800",
+  }[variant];
+  return (
+    <button
+      type="submit"
+      name={name}
+      value={value}
+      form={form}
+      aria-disabled={pending || undefined}
+      className={`rounded px-4 py-2 font-medium disabled:opacity-60 aria-disabled:opacity-60 ${styles}`}
+    >
+      {pending && pendingText ? pendingText : children}
+    </button>
+  );
+}

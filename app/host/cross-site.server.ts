@@ -1,0 +1,21 @@
+import type { RequestHandler } from "express";
+import { plainPage } from "./plain-page.server";
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+const ownSites = new Set(["same-origin", "none"]);
+
+/**
+ * SPEC: a mutation from another origin is refused with 403. Browsers say where a request comes from
+ * (Sec-Fetch-Site, or at least Origin), so a forged form post is caught; scripts and browsers that
+ * send neither pass. Behind a TLS proxy, `trust proxy` makes req.protocol the visitor's https.
+ */
+export const refuseCrossSiteMutations: RequestHandler = (req, res, next) => {
+  if (safeMethods.has(req.method)) return next();
+  const site = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  const crossSite =
+    (site !== undefined && !ownSites.has(site)) ||
+    (origin !== undefined && origin !== `${req.protocol}://${req.get("host")}`);
+  if (!crossSite) return next();
+  res.status(403).type("html").send(plainPage("Forbidden", "A request from another site was refused."));
+};

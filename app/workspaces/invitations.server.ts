@@ -1,0 +1,158 @@
+import type { Database } from "~/db/database.server";
+import type { Role } from "~/db/schema";
+import { hashToken, newToken } from "~/auth/tokens.server";
+import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "./members.server";
+
+/** SPEC §9. */
+export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
+export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
+
+function statusOf(invitation: { accepted_at: string | null; revoked_at: string | null; expires_at: string }, now: Date): InvitationStatus {
+  if (invitation.accepted_at) return "accepted";
+  if (invitation.revoked_at) return "revoked";
+  return new Date(invitation.expires_at) <= now ? "expired" : "pending";
+}
+
+export type InvitationResult = { ok: true; token: string } | { ok: false; field?: "email" | "role"; status: 400 | 403; message: string };
+
+/** Invites someone by email; the link with the returned token is shown to the inviter to pass on. */
+export async function createInvitation(
+  db: Database,
+  invitation: { workspaceId: number; email: string; role: Role; invitedBy: number; actorRole: Role; now: Date },
+): Promise<InvitationResult> {
+  if (invitation.role === "owner" && invitation.actorRole !== "owner") {
+    return { ok: false, field: "role", status: 403, message: onlyOwnersMessage };
+  }
+  const alreadyMember = await db
+    .selectFrom("memberships")
+    .innerJoin("users", "users.id", "memberships.user_id")
+    .select("memberships.id")
+    .where("memberships.workspace_id", "=", invitation.workspaceId)
+    .where("users.email", "=", invitation.email)
+    .executeTakeFirst();
+  if (alreadyMember) return { ok: false, field: "email", status: 400, message: "This person is already a member." };
+  if ((await memberCount(db, invitation.workspaceId)) >= maxMembersPerWorkspace) {
+    return { ok: false, status: 400, message: `A workspace can have at most ${maxMembersPerWorkspace} members.` };
+  }
+  const token = newToken();
+  const now = invitation.now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    // A new invitation replaces a pending one for the same email.
+    await trx
+      .updateTable("invitations")
+      .set({ revoked_at: now })
+      .where("workspace_id", "=", invitation.workspaceId)
+      .where("email", "=", invitation.email)
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .execute();
+    await trx
+      .insertInto("invitations")
+      .values({
+        workspace_id: invitation.workspaceId,
+        email: invitation.email,
+        role: invitation.role,
+        token_hash: hashToken(token),
+        invited_by: invitation.invitedBy,
+        expires_at: new Date(invitation.now.getTime() + invitationLifetimeMs).toISOString(),
+        created_at: now,
+      })
+      .execute();
+  });
+  return { ok: true, token };
+}
+
+export function listPendingInvitations(db: Database, workspaceId: number, now: Date) {
+  return db
+    .selectFrom("invitations")
+    .select(["id", "email", "role", "expires_at", "created_at"])
+    .where("workspace_id", "=", workspaceId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now.toISOString())
+    .orderBy("created_at", "desc")
+    .execute();
+}
+
+/** Returns whether a pending invitation of this workspace was revoked. */
+export async function revokeInvitation(db: Database, workspaceId: number, invitationId: number, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("invitations")
+    .set({ revoked_at: now.toISOString() })
+    .where("id", "=", invitationId)
+    .where("workspace_id", "=", workspaceId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export type InvitationView = {
+  id: number;
+  email: string;
+  role: Role;
+  status: InvitationStatus;
+  workspace: { id: number; slug: string; name: string };
+};
+
+export async function findInvitation(db: Database, token: string, now: Date): Promise<InvitationView | null> {
+  const row = await db
+    .selectFrom("invitations")
+    .innerJoin("workspaces", "workspaces.id", "invitations.workspace_id")
+    .select([
+      "invitations.id",
+      "invitations.email",
+      "invitations.role",
+      "invitations.accepted_at",
+      "invitations.revoked_at",
+      "invitations.expires_at",
+      "workspaces.id as workspaceId",
+      "workspaces.slug",
+      "workspaces.name",
+    ])
+    .where("invitations.token_hash", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    status: statusOf(row, now),
+    workspace: { id: row.workspaceId, slug: row.slug, name: row.name },
+  };
+}
+
+export type AcceptResult = { ok: true; slug: string } | { ok: false; message: string };
+
+/** Accepts a pending invitation for a user whose email matches it. */
+export async function acceptInvitation(
+  db: Database,
+  acceptance: { token: string; user: { id: number; email: string }; now: Date },
+): Promise<AcceptResult> {
+  return db.transaction().execute(async (trx) => {
+    const invitation = await findInvitation(trx, acceptance.token, acceptance.now);
+    if (!invitation || invitation.status !== "pending") {
+      return { ok: false, message: "This invitation is no longer valid. Ask for a new one." };
+    }
+    if (invitation.email !== acceptance.user.email) {
+      return { ok: false, message: `This invitation is for ${invitation.email}. Sign in with that email to accept it.` };
+    }
+    const now = acceptance.now.toISOString();
+    const updated = await trx
+      .updateTable("invitations")
+      .set({ accepted_at: now })
+      .where("id", "=", invitation.id)
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return { ok: false, message: "This invitation is no longer valid. Ask for a new one." };
+    await trx
+      .insertInto("memberships")
+      .values({ workspace_id: invitation.workspace.id, user_id: acceptance.user.id, role: invitation.role, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.columns(["workspace_id", "user_id"]).doNothing())
+      .execute();
+    await trx.updateTable("users").set({ last_workspace_id: invitation.workspace.id }).where("id", "=", acceptance.user.id).execute();
+    return { ok: true, slug: invitation.workspace.slug };
+  });
+}
