@@ -1,10 +1,29 @@
 import { useContext, type ReactNode } from "react";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, Form, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { currentUserContext, sessionMiddleware } from "~/auth/current-user.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FlashMessage } from "~/components/flash-message";
+import { NavigationProgress } from "~/components/navigation-progress";
+import { takeFlash } from "~/flash/flash.server";
+import { appContext } from "~/host/app-context.server";
 import { RenderErrorDigestContext, renderErrorDigestMetaName } from "~/errors/render-error-digest";
 import { useNonce } from "~/security/nonce";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = context.get(currentUserContext);
+  const { flash, clear } = await takeFlash(context.get(appContext).sessionSecret, request);
+  return data(
+    {
+      user: user && { name: user.name, email: user.email, isInstanceAdmin: user.isInstanceAdmin },
+      flash,
+    },
+    clear ? { headers: { "Set-Cookie": clear } } : undefined,
+  );
+}
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: appStylesHref },
@@ -16,6 +35,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Cairn" }];
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const renderErrorDigest = useContext(RenderErrorDigestContext);
+  const rootData = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -34,12 +54,15 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <header className="border-b border-zinc-200 dark:border-zinc-800">
-          <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
+          <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
             <Link to="/" className="text-lg font-semibold tracking-tight">
               Cairn
             </Link>
+            <AccountMenu />
           </nav>
         </header>
+        <NavigationProgress />
+        <FlashMessage flash={rootData?.flash ?? null} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
           {children}
         </main>
@@ -50,6 +73,35 @@ export function Layout({ children }: { children: ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+function AccountMenu() {
+  const user = useRouteLoaderData<typeof loader>("root")?.user;
+  const linkClass = "rounded px-2 py-1 hover:bg-zinc-100 dark:hover:bg-zinc-900";
+  if (!user) {
+    return (
+      <div className="flex items-center gap-2 text-sm">
+        <Link to="/login" className={linkClass}>
+          Sign in
+        </Link>
+        <Link to="/signup" className={linkClass}>
+          Create account
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="flex items-center gap-2 text-sm">
+      <Link to="/settings" className={linkClass} title={user.email}>
+        {user.name}
+      </Link>
+      <Form method="post" action="/logout">
+        <button type="submit" className={linkClass}>
+          Sign out
+        </button>
+      </Form>
+    </div>
   );
 }
 

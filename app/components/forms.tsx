@@ -69,7 +69,7 @@ export function SelectField({
 }
 
 /** The summary at the top of a rejected form: what went wrong as a whole, and how many fields need fixing. */
-export function FormSummary({ form }: { form: FormMetadata<Record<string, unknown>, string[]> }) {
+export function FormSummary({ form }: { form: FormMetadata<any, string[]> }) {
   const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.name).length;
   const formErrors = form.errors ?? [];
   if (!formErrors.length && !fieldErrors) return null;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { passwordProblem } from "~/auth/password.server";
 
 /** Field rules of SPEC §5 that several forms share; each message says how to fix the value. */
 export const emailField = z
@@ -14,7 +15,10 @@ export const userNameField = z
   .min(1, "Enter a name.")
   .max(80, "Use at most 80 characters.");
 
-/** Length and the other rules are checked by `passwordProblem`, which also needs the email. */
-export const passwordField = z.string({ error: "Enter a password." });
+/** A new password: length and the common-password list here; "not the email" needs the form's email too. */
+export const newPasswordField = z.string({ error: "Enter a password." }).superRefine((password, ctx) => {
+  const problem = passwordProblem(password, "");
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 export const idField = z.coerce.number({ error: "Choose an entry." }).int().positive();

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { emailField, newPasswordField, userNameField } from "~/forms/fields.server";
+import { passwordProblem } from "./password.server";
+
+export const signupSchema = z
+  .object({
+    name: userNameField,
+    email: emailField,
+    password: newPasswordField,
+    redirectTo: z.string().optional(),
+    invitation: z.string().optional(),
+  })
+  // Runs once every field is valid: then only "not your email" can still be wrong.
+  .superRefine((value, ctx) => {
+    const problem = passwordProblem(value.password, value.email);
+    if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+  });
+export type SignupForm = z.input<typeof signupSchema>;
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: "Enter your password." }),
+  redirectTo: z.string().optional(),
+});
+export type LoginForm = z.input<typeof loginSchema>;
+
+export const profileSchema = z.object({
+  name: userNameField,
+  email: emailField,
+  currentPassword: z.string().optional(),
+});
+export type ProfileForm = z.input<typeof profileSchema>;
+
+/** The new password's rules need the user's email: the route checks them with `passwordProblem`. */
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }),
+  newPassword: newPasswordField,
+});
+export type PasswordChangeForm = z.input<typeof passwordChangeSchema>;
+
+export const incorrectCredentialsMessage = "Email or password is incorrect.";
+export const wrongCurrentPasswordMessage = "That is not your current password.";

@@ -1,0 +1,74 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, Link } from "react-router";
+import { authenticate } from "~/auth/accounts.server";
+import { redirectIfSignedIn } from "~/auth/authorization.server";
+import { incorrectCredentialsMessage, type LoginForm, loginSchema } from "~/auth/forms.server";
+import { safeRedirect } from "~/auth/safe-redirect";
+import { signInAndRedirect } from "~/auth/sign-in.server";
+import {
+  clearAccountFailures,
+  recordSignInFailure,
+  signInRetryAfter,
+  tooManyAttemptsMessage,
+} from "~/auth/sign-in-limit.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FormSummary, SubmitButton, TextField } from "~/components/forms";
+import { NarrowPage } from "~/components/narrow-page";
+import { parseForm } from "~/forms/parse-form.server";
+import { appContext } from "~/host/app-context.server";
+import type { Route } from "./+types/login";
+
+export function loader(args: Route.LoaderArgs) {
+  redirectIfSignedIn(args);
+  return { redirectTo: new URL(args.request.url).searchParams.get("redirectTo") ?? "" };
+}
+
+export async function action(args: Route.ActionArgs) {
+  redirectIfSignedIn(args);
+  const { request, context } = args;
+  const services = context.get(appContext);
+  const submission = await parseForm(request, loginSchema);
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+
+  const { email, password, redirectTo } = submission.value;
+  const who = { email, ip: services.clientIp };
+  const now = new Date();
+  const wait = await signInRetryAfter(services.db, who, now);
+  if (wait !== null) {
+    return data(submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: ["password"] }), {
+      status: 429,
+      headers: { "Retry-After": String(wait) },
+    });
+  }
+  const user = await authenticate(services.db, email, password);
+  if (!user) {
+    await recordSignInFailure(services.db, who, now);
+    return data(submission.reply({ formErrors: [incorrectCredentialsMessage], hideFields: ["password"] }), { status: 400 });
+  }
+  await clearAccountFailures(services.db, email);
+  return signInAndRedirect(services, request, user.id, safeRedirect(redirectTo, "/"));
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo } = loaderData;
+  const [form, fields] = useForm<LoginForm>({ lastResult: actionData });
+  return (
+    <NarrowPage title="Sign in">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormSummary form={form} />
+        <TextField label="Email" meta={fields.email} type="email" autoComplete="email" />
+        <TextField label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
+      </Form>
+      <p className="mt-6 text-sm">
+        No account yet?{" "}
+        <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className="text-indigo-700 underline dark:text-indigo-300">
+          Create account
+        </Link>
+      </p>
+    </NarrowPage>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

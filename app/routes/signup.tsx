@@ -1,0 +1,86 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, Link } from "react-router";
+import { createAccount } from "~/auth/accounts.server";
+import { redirectIfSignedIn } from "~/auth/authorization.server";
+import { type SignupForm, signupSchema } from "~/auth/forms.server";
+import { safeRedirect } from "~/auth/safe-redirect";
+import { signInAndRedirect } from "~/auth/sign-in.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FormSummary, SubmitButton, TextField } from "~/components/forms";
+import { NarrowPage } from "~/components/narrow-page";
+import { parseForm } from "~/forms/parse-form.server";
+import { appContext } from "~/host/app-context.server";
+import { acceptInvitation, findInvitation } from "~/workspaces/invitations.server";
+import type { Route } from "./+types/signup";
+
+export async function loader(args: Route.LoaderArgs) {
+  redirectIfSignedIn(args);
+  const url = new URL(args.request.url);
+  const invitationToken = url.searchParams.get("invitation");
+  const invitation = invitationToken ? await findInvitation(args.context.get(appContext).db, invitationToken, new Date()) : null;
+  return {
+    redirectTo: url.searchParams.get("redirectTo") ?? "",
+    invitation: invitation?.status === "pending" ? { token: invitationToken!, email: invitation.email, workspace: invitation.workspace.name } : null,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  redirectIfSignedIn(args);
+  const { request, context } = args;
+  const services = context.get(appContext);
+  const submission = await parseForm(request, signupSchema);
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+
+  const { name, email, password, invitation, redirectTo } = submission.value;
+  const now = new Date();
+  const created = await createAccount(services.db, { name, email, password, now });
+  if ("field" in created) {
+    return data(submission.reply({ fieldErrors: { [created.field]: [created.message] }, hideFields: ["password"] }), { status: 400 });
+  }
+  let to = safeRedirect(redirectTo, "/w/new");
+  if (invitation) {
+    const accepted = await acceptInvitation(services.db, { token: invitation, user: { id: created.userId, email }, now });
+    if (accepted.ok) to = `/w/${accepted.slug}`;
+  }
+  return signInAndRedirect(services, request, created.userId, to);
+}
+
+export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
+  const { invitation, redirectTo } = loaderData;
+  const [form, fields] = useForm<SignupForm>({
+    lastResult: actionData,
+    defaultValue: { email: invitation?.email },
+  });
+  return (
+    <NarrowPage title="Create account">
+      {invitation ? (
+        <p className="mb-4 text-zinc-700 dark:text-zinc-300">
+          You are invited to <strong>{invitation.workspace}</strong>. Create your account with {invitation.email} to join.
+        </p>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormSummary form={form} />
+        <TextField label="Name" meta={fields.name} autoComplete="name" />
+        <TextField label="Email" meta={fields.email} type="email" autoComplete="email" />
+        <TextField
+          label="Password"
+          meta={fields.password}
+          type="password"
+          autoComplete="new-password"
+          hint="At least 10 characters; not a common password."
+        />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {invitation ? <input type="hidden" name="invitation" value={invitation.token} /> : null}
+        <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
+      </Form>
+      <p className="mt-6 text-sm">
+        Already have an account?{" "}
+        <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"} className="text-indigo-700 underline dark:text-indigo-300">
+          Sign in
+        </Link>
+      </p>
+    </NarrowPage>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
