@@ -49,6 +49,14 @@ export async function action(args: Route.ActionArgs) {
   return signInAndRedirect(services, request, user.id, safeRedirect(redirectTo, "/"));
 }
 
+/** A refused sign-in's Retry-After reaches the browser too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo } = loaderData;
   const [form, fields] = useForm<LoginForm>({ lastResult: actionData });

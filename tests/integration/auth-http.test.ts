@@ -1,0 +1,123 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unexpectedErrorMessage } from "~/components/error-boundary";
+import { BrowserlessClient } from "../support/browserless-client";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server";
+
+const password = "correct horse battery";
+let addresses = 0;
+const fromNewAddress = () => ({ "x-forwarded-for": `203.0.113.${++addresses}` });
+
+describe.each(testDialects)("signing in over HTTP on %s", (dialect) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    // Each test signs in from its own address (X-Forwarded-For from a trusted local proxy), so that
+    // the per-IP limit one test trips does not block the others.
+    server = await startServer({ ...database.env, TRUST_PROXY: "loopback" });
+    const ada = new BrowserlessClient(server.url);
+    expect((await ada.post("/signup", { name: "Ada", email: "ada@example.com", password })).status).toBe(302);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it("sets a session cookie that is HttpOnly, SameSite=Lax, Secure and __Host- prefixed", async () => {
+    const client = new BrowserlessClient(server.url);
+    const response = await client.post("/login", { email: "ada@example.com", password }, fromNewAddress());
+    expect(response.status).toBe(302);
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__Host-cairn_session="))!;
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Lax/i);
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\//i);
+    expect(cookie).not.toMatch(/Domain=/i);
+    // The cookie carries a random token (signed), nothing about the user.
+    const value = decodeURIComponent(cookie.split(";")[0]!.split("=").slice(1).join("="));
+    expect(value).not.toContain("ada");
+  });
+
+  it("signs out by deleting the session: the old cookie no longer works", async () => {
+    const client = new BrowserlessClient(server.url);
+    await client.post("/login", { email: "ada@example.com", password }, fromNewAddress());
+    const stolen = client.cookieHeader();
+    expect((await client.get("/settings")).status).toBe(200);
+    expect((await client.post("/logout", {})).status).toBe(302);
+    const replay = await fetch(`${server.url}/settings`, { redirect: "manual", headers: { cookie: stolen } });
+    expect(replay.status).toBe(302);
+    expect(replay.headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
+  });
+
+  it("answers 429 with Retry-After after 10 failed sign-ins for an account, even with the right password", async () => {
+    const client = new BrowserlessClient(server.url);
+    const email = "brute@example.com";
+    await new BrowserlessClient(server.url).post("/signup", { name: "Brute", email, password });
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      // A new address each time: the account's own limit is what trips.
+      const response = await client.post("/login", { email, password: `wrong password ${attempt}` }, fromNewAddress());
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("Email or password is incorrect.");
+    }
+    const blocked = await client.post("/login", { email, password }, fromNewAddress());
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(890);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    const html = await blocked.text();
+    expect(html).toMatch(/Too many attempts\. Try again in \d+ seconds\./);
+    expect(html).toContain(`value="${email}"`);
+  });
+
+  it("limits failed sign-ins per IP address across accounts", async () => {
+    const address = fromNewAddress();
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const response = await new BrowserlessClient(server.url).post("/login", { email: `nobody${attempt}@example.com`, password }, address);
+      expect(response.status).toBe(400);
+    }
+    const blocked = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password }, address);
+    expect(blocked.status).toBe(429);
+    // Ada herself, from elsewhere, is not blocked.
+    expect((await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password }, fromNewAddress())).status).toBe(302);
+  });
+
+  it("keeps the email and drops the password when a sign-in is refused", async () => {
+    const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password: "not my password" }, fromNewAddress());
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('value="ada@example.com"');
+    expect(html).not.toContain("not my password");
+  });
+
+  it("redirects only to paths on this site after sign-in", async () => {
+    for (const [redirectTo, expected] of [
+      ["/settings/sessions", "/settings/sessions"],
+      ["//evil.example/", "/"],
+      ["https://evil.example/", "/"],
+      ["/\\evil.example", "/"],
+    ]) {
+      const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password, redirectTo: redirectTo! }, fromNewAddress());
+      expect(response.headers.get("location")).toBe(expected);
+    }
+  });
+
+  it("gives an unexpected error in an action a digest, not its message", async () => {
+    const { db } = database.open();
+    await sql`alter table sign_in_failures rename to sign_in_failures_gone`.execute(db);
+    try {
+      const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password }, fromNewAddress());
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      expect(html).toContain(unexpectedErrorMessage);
+      expect(html).toMatch(/Digest: <code[^>]*>[0-9A-F]{8}<\/code>/);
+      expect(html).not.toMatch(/sign_in_failures|no such table|does not exist/);
+    } finally {
+      await sql`alter table sign_in_failures_gone rename to sign_in_failures`.execute(db);
+      await db.destroy();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * A browser without JavaScript, in a few lines: same-origin form posts, no redirect following,
+ * and a cookie jar.
+ */
+export class BrowserlessClient {
+  private cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  private remember(response: Response) {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";");
+      const [name, ...value] = pair!.split("=");
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=thu, 01 jan 1970/i.test(a));
+      if (expired) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value.join("="));
+    }
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  hasCookie(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  async get(path: string): Promise<Response> {
+    const response = await fetch(new URL(path, this.baseUrl), { redirect: "manual", headers: { cookie: this.cookieHeader() } });
+    this.remember(response);
+    return response;
+  }
+
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams(fields),
+      headers: { cookie: this.cookieHeader(), origin: this.baseUrl, ...headers },
+    });
+    this.remember(response);
+    return response;
+  }
+}
