@@ -2,7 +2,13 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { appContext } from "~/host/app-context.server";
@@ -79,6 +85,11 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   const services = (context as RouterContextProvider).get(appContext);
+  // React Router's own refusals (a POST where no route has an action: 405) are the client's doing.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    services.logger.info({ status: error.status }, error.statusText);
+    return;
+  }
   const { digest } = reportUnexpectedError(error, { services, request, route: new URL(request.url).pathname });
   services.renderErrorDigest = digest;
 };

@@ -5,6 +5,15 @@ import type { Dialect } from "~/db/database.server";
 export async function up(db: Kysely<any>, dialect: Dialect) {
   const t = columnTypes(dialect);
 
+  // At most one instance admin, even when the first two sign-ups race.
+  await db.schema
+    .createIndex("users_one_instance_admin")
+    .on("users")
+    .column("is_instance_admin")
+    .unique()
+    .where("is_instance_admin", "=", 1)
+    .execute();
+
   await t
     .withId(db.schema.createTable("sessions"))
     .addColumn("token_hash", "text", (c) => c.notNull().unique())

@@ -14,20 +14,27 @@ export async function createAccount(
 ): Promise<{ userId: number } | FieldProblem> {
   const passwordHash = await hashPassword(account.password);
   const now = account.now.toISOString();
-  try {
-    const row = await db
+  const insert = (isInstanceAdmin: ReturnType<typeof sql<number>> | 0) =>
+    db
       .insertInto("users")
       .values({
         email: account.email,
         name: account.name,
         password_hash: passwordHash,
-        is_instance_admin: sql<number>`(case when exists (select 1 from users) then 0 else 1 end)`,
+        is_instance_admin: isInstanceAdmin,
         created_at: now,
         updated_at: now,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    return { userId: row.id };
+  try {
+    try {
+      return { userId: (await insert(sql<number>`(case when exists (select 1 from users) then 0 else 1 end)`)).id };
+    } catch (error) {
+      // Another first account was created at the same moment and became the admin.
+      if (isUniqueViolation(error, "instance_admin")) return { userId: (await insert(0)).id };
+      throw error;
+    }
   } catch (error) {
     if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
     throw error;

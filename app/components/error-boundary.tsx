@@ -9,6 +9,7 @@ const messagesByStatus: Record<number, ErrorView> = {
   400: { title: "Bad request", message: "That request was not valid." },
   403: { title: "Forbidden", message: "You don't have permission to do that." },
   404: { title: "Not found", message: "Page not found." },
+  405: { title: "Not allowed", message: "That cannot be done here." },
   413: { title: "Too large", message: "That is too large." },
   429: { title: "Too many requests", message: "Too many attempts. Try again later." },
   503: { title: "Unavailable", message: "Cairn is unavailable right now. Try again shortly." },
@@ -21,7 +22,9 @@ function describe(error: unknown, renderDigest: string | undefined): ErrorView {
       return { title: "Something went wrong", message: unexpectedErrorMessage, digest };
     }
     const known = messagesByStatus[error.status];
-    const message = typeof error.data === "string" && error.data ? error.data : known?.message;
+    // Our own refusals say what happened; React Router's internal ones (405 …) describe its internals.
+    const internal = (error as { internal?: boolean }).internal === true;
+    const message = !internal && typeof error.data === "string" && error.data ? error.data : known?.message;
     if (known || (message && error.status < 500)) {
       return { title: known?.title ?? error.statusText, message: message ?? error.statusText };
     }

@@ -23,8 +23,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
 }
 
-/** True when an insert or update broke a unique constraint (another row got there first). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+/**
+ * True when an insert or update broke a unique constraint (another row got there first); with
+ * `on`, only when the constraint or index mentions that name.
+ */
+export function isUniqueViolation(error: unknown, on?: string): boolean {
+  const { code, constraint, message } = (error ?? {}) as { code?: unknown; constraint?: unknown; message?: unknown };
+  const unique = code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  if (!unique || on === undefined) return unique;
+  // PostgreSQL names the index (users_one_instance_admin); SQLite the column ("… failed: users.is_instance_admin").
+  return String(constraint ?? message).includes(on);
 }

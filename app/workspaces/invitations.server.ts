@@ -1,7 +1,7 @@
 import type { Database } from "~/db/database.server";
 import type { Role } from "~/db/schema";
 import { hashToken, newToken } from "~/auth/tokens.server";
-import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "./members.server";
+import { lockWorkspace, maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "./members.server";
 
 /** SPEC §9. */
 export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
@@ -125,6 +125,8 @@ export async function findInvitation(db: Database, token: string, now: Date): Pr
 
 export type AcceptResult = { ok: true; slug: string } | { ok: false; message: string };
 
+const workspaceFullMessage = `This workspace has reached its limit of ${maxMembersPerWorkspace} members. Ask an admin to make room.`;
+
 /** Accepts a pending invitation for a user whose email matches it. */
 export async function acceptInvitation(
   db: Database,
@@ -138,6 +140,8 @@ export async function acceptInvitation(
     if (invitation.email !== acceptance.user.email) {
       return { ok: false, message: `This invitation is for ${invitation.email}. Sign in with that email to accept it.` };
     }
+    await lockWorkspace(trx, invitation.workspace.id);
+    if ((await memberCount(trx, invitation.workspace.id)) >= maxMembersPerWorkspace) return { ok: false, message: workspaceFullMessage };
     const now = acceptance.now.toISOString();
     const updated = await trx
       .updateTable("invitations")

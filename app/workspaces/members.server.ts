@@ -19,6 +19,15 @@ export function listMembers(db: Database, workspaceId: number) {
     .execute();
 }
 
+/**
+ * Serialises changes to one workspace's memberships: a no-op write to its row holds PostgreSQL's
+ * row lock (and SQLite's write lock) until the transaction ends, so two changes cannot both count
+ * the same owners or the same free places.
+ */
+export async function lockWorkspace(db: Database, workspaceId: number): Promise<void> {
+  await db.updateTable("workspaces").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", workspaceId).execute();
+}
+
 async function ownerCount(db: Database, workspaceId: number): Promise<number> {
   const row = await db
     .selectFrom("memberships")
@@ -62,6 +71,7 @@ export async function changeRole(
   change: { workspaceId: number; actorRole: Role; userId: number; role: Role; now: Date },
 ): Promise<MembershipChange> {
   return db.transaction().execute(async (trx) => {
+    await lockWorkspace(trx, change.workspaceId);
     const check = await checkChange(trx, { ...change, newRole: change.role });
     if (!check.ok) return check;
     await trx
@@ -80,6 +90,7 @@ export async function removeMember(
   removal: { workspaceId: number; actorRole: Role; userId: number; actorId: number },
 ): Promise<MembershipChange> {
   return db.transaction().execute(async (trx) => {
+    await lockWorkspace(trx, removal.workspaceId);
     const leaving = removal.userId === removal.actorId;
     // Leaving needs no rights over others, only that a workspace keeps an owner.
     const actorRole: Role = leaving ? "owner" : removal.actorRole;

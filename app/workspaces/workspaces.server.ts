@@ -63,7 +63,7 @@ export function listUserWorkspaces(db: Database, userId: number): Promise<Worksp
     .execute();
 }
 
-/** The workspace with this slug and the user's role in it; null when it does not exist or they are not a member. */
+/** The workspace with this slug and the user's role in it; undefined when it does not exist or they are not a member. */
 export function findWorkspaceAccess(db: Database, slug: string, userId: number): Promise<WorkspaceSummary | undefined> {
   return db
     .selectFrom("workspaces")

@@ -1,0 +1,313 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hashPassword } from "~/auth/password.server";
+import { hashToken, newToken } from "~/auth/tokens.server";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { Role } from "~/db/schema";
+import { migrateToLatest } from "~/db/migrate.server";
+import {
+  acceptInvitation,
+  createInvitation,
+  findInvitation,
+  invitationLifetimeMs,
+  listPendingInvitations,
+  revokeInvitation,
+  type InvitationResult,
+} from "~/workspaces/invitations.server";
+import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "~/workspaces/members.server";
+import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+
+const start = new Date("2025-03-01T12:00:00.000Z");
+const second = 1000;
+const hour = 60 * 60 * second;
+const at = (ms: number) => new Date(start.getTime() + ms);
+
+let passwordHash: string;
+beforeAll(async () => {
+  passwordHash = await hashPassword("a long enough password");
+});
+
+async function insertUser(db: Database, name: string, email: string): Promise<number> {
+  const now = start.toISOString();
+  const row = await db
+    .insertInto("users")
+    .values({ email, name, password_hash: passwordHash, is_instance_admin: 0, created_at: now, updated_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+function tokenOf(result: InvitationResult): string {
+  if (!result.ok) throw new Error(`expected an invitation, got: ${result.message}`);
+  return result.token;
+}
+
+describe.each(testDialects)("invitations on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let db: Database;
+  let workspaceId: number;
+  let owner: number;
+  let admin: number;
+  let bob: { id: number; email: string };
+  let eve: { id: number; email: string };
+
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+    handle = database.open();
+    await migrateToLatest(handle);
+    db = handle.db;
+    owner = await insertUser(db, "Olivia Owner", "olivia@example.com");
+    admin = await insertUser(db, "Adam Admin", "adam@example.com");
+    bob = { id: await insertUser(db, "Bob", "bob@example.com"), email: "bob@example.com" };
+    eve = { id: await insertUser(db, "Eve", "eve@example.com"), email: "eve@example.com" };
+    await createWorkspace(db, { name: "Acme", slug: "acme", ownerId: owner, now: start });
+    workspaceId = (await findWorkspaceAccess(db, "acme", owner))!.id;
+    const now = start.toISOString();
+    await db
+      .insertInto("memberships")
+      .values({ workspace_id: workspaceId, user_id: admin, role: "admin", created_at: now, updated_at: now })
+      .execute();
+  });
+
+  afterEach(async () => {
+    await handle.db.destroy();
+    await database.drop();
+  });
+
+  const invite = (email: string, role: Role, options: { by?: "owner" | "admin"; now?: Date } = {}) =>
+    createInvitation(db, {
+      workspaceId,
+      email,
+      role,
+      invitedBy: options.by === "admin" ? admin : owner,
+      actorRole: options.by ?? "owner",
+      now: options.now ?? start,
+    });
+  const roleOf = async (userId: number) =>
+    (
+      await db
+        .selectFrom("memberships")
+        .select("role")
+        .where("workspace_id", "=", workspaceId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst()
+    )?.role;
+  const noLongerValid = { ok: false, message: "This invitation is no longer valid. Ask for a new one." };
+
+  it("creates, lists and revokes an invitation", async () => {
+    const token = tokenOf(await invite("bob@example.com", "member"));
+    const stored = await db.selectFrom("invitations").selectAll().executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      workspace_id: workspaceId,
+      email: "bob@example.com",
+      role: "member",
+      invited_by: owner,
+      expires_at: at(invitationLifetimeMs).toISOString(),
+      accepted_at: null,
+      revoked_at: null,
+      created_at: start.toISOString(),
+    });
+    // Only the hash of the link's token is kept.
+    expect(stored.token_hash).toBe(hashToken(token));
+    expect(stored.token_hash).not.toBe(token);
+
+    const pending = await listPendingInvitations(db, workspaceId, at(hour));
+    expect(pending).toEqual([
+      {
+        id: stored.id,
+        email: "bob@example.com",
+        role: "member",
+        expires_at: at(invitationLifetimeMs).toISOString(),
+        created_at: start.toISOString(),
+      },
+    ]);
+
+    // Another workspace cannot revoke it.
+    expect(await revokeInvitation(db, workspaceId + 1000, stored.id, at(hour))).toBe(false);
+    expect(await revokeInvitation(db, workspaceId, stored.id, at(hour))).toBe(true);
+    expect(await listPendingInvitations(db, workspaceId, at(hour))).toEqual([]);
+    expect((await findInvitation(db, token, at(hour)))!.status).toBe("revoked");
+    // Revoking twice does nothing the second time.
+    expect(await revokeInvitation(db, workspaceId, stored.id, at(2 * hour))).toBe(false);
+    expect((await db.selectFrom("invitations").select("revoked_at").executeTakeFirstOrThrow()).revoked_at).toBe(
+      at(hour).toISOString(),
+    );
+  });
+
+  it("lists pending invitations newest first, without expired, accepted or revoked ones", async () => {
+    await invite("old@example.com", "viewer", { now: at(-8 * 24 * hour) }); // expired by now
+    const accepted = tokenOf(await invite("bob@example.com", "member", { now: at(-3 * hour) }));
+    await acceptInvitation(db, { token: accepted, user: bob, now: at(-2 * hour) });
+    await invite("first@example.com", "member", { now: at(-2 * hour) });
+    await invite("second@example.com", "admin", { now: at(-hour) });
+    const revoked = await invite("gone@example.com", "member", { now: at(-hour) });
+    const gone = (await findInvitation(db, tokenOf(revoked), start))!;
+    await revokeInvitation(db, workspaceId, gone.id, start);
+
+    expect((await listPendingInvitations(db, workspaceId, start)).map((i) => [i.email, i.role])).toEqual([
+      ["second@example.com", "admin"],
+      ["first@example.com", "member"],
+    ]);
+  });
+
+  it("lets an admin invite members, viewers and admins, but not owners", async () => {
+    expect(await invite("bob@example.com", "owner", { by: "admin" })).toEqual({
+      ok: false,
+      field: "role",
+      status: 403,
+      message: onlyOwnersMessage,
+    });
+    expect(await listPendingInvitations(db, workspaceId, start)).toEqual([]);
+    for (const role of ["admin", "member", "viewer"] as const) {
+      expect((await invite(`${role}@example.com`, role, { by: "admin" })).ok).toBe(true);
+    }
+    // An owner may invite an owner.
+    expect((await invite("bob@example.com", "owner")).ok).toBe(true);
+    expect(await listPendingInvitations(db, workspaceId, start)).toHaveLength(4);
+  });
+
+  it("refuses to invite someone who is already a member", async () => {
+    expect(await invite("adam@example.com", "viewer")).toEqual({
+      ok: false,
+      field: "email",
+      status: 400,
+      message: expect.any(String),
+    });
+    expect(await invite("olivia@example.com", "member", { by: "admin" })).toMatchObject({ ok: false, field: "email" });
+    expect(await listPendingInvitations(db, workspaceId, start)).toEqual([]);
+  });
+
+  it("re-inviting the same email revokes the older pending invitation", async () => {
+    const first = tokenOf(await invite("bob@example.com", "viewer"));
+    const second = tokenOf(await invite("bob@example.com", "admin", { now: at(hour) }));
+
+    expect((await findInvitation(db, first, at(2 * hour)))!.status).toBe("revoked");
+    expect((await findInvitation(db, second, at(2 * hour)))!.status).toBe("pending");
+    expect(await listPendingInvitations(db, workspaceId, at(2 * hour))).toEqual([
+      expect.objectContaining({ email: "bob@example.com", role: "admin" }),
+    ]);
+    expect(await acceptInvitation(db, { token: first, user: bob, now: at(2 * hour) })).toEqual(noLongerValid);
+    expect(await acceptInvitation(db, { token: second, user: bob, now: at(2 * hour) })).toEqual({
+      ok: true,
+      slug: "acme",
+    });
+    expect(await roleOf(bob.id)).toBe("admin");
+  });
+
+  it("accepting with the matching email adds the membership with the invited role", async () => {
+    const token = tokenOf(await invite("bob@example.com", "viewer"));
+    expect(await acceptInvitation(db, { token, user: bob, now: at(hour) })).toEqual({ ok: true, slug: "acme" });
+
+    expect(await roleOf(bob.id)).toBe("viewer");
+    expect(await findWorkspaceAccess(db, "acme", bob.id)).toMatchObject({ role: "viewer" });
+    expect(
+      (await db.selectFrom("users").select("last_workspace_id").where("id", "=", bob.id).executeTakeFirstOrThrow())
+        .last_workspace_id,
+    ).toBe(workspaceId);
+    const invitation = await findInvitation(db, token, at(2 * hour));
+    expect(invitation!.status).toBe("accepted");
+    expect((await db.selectFrom("invitations").select("accepted_at").executeTakeFirstOrThrow()).accepted_at).toBe(
+      at(hour).toISOString(),
+    );
+    expect(await listPendingInvitations(db, workspaceId, at(2 * hour))).toEqual([]);
+  });
+
+  it("refuses someone whose email does not match, and leaves the invitation pending", async () => {
+    const token = tokenOf(await invite("bob@example.com", "admin"));
+    const result = await acceptInvitation(db, { token, user: eve, now: at(hour) });
+    expect(result).toEqual({ ok: false, message: expect.stringContaining("bob@example.com") });
+    expect(await roleOf(eve.id)).toBeUndefined();
+    expect((await findInvitation(db, token, at(hour)))!.status).toBe("pending");
+    // The right person still can.
+    expect(await acceptInvitation(db, { token, user: bob, now: at(hour) })).toMatchObject({ ok: true });
+  });
+
+  it("cannot accept an invitation twice", async () => {
+    const token = tokenOf(await invite("bob@example.com", "member"));
+    await acceptInvitation(db, { token, user: bob, now: at(hour) });
+    // Demoted meanwhile: accepting the old link again must not restore anything.
+    await db.updateTable("memberships").set({ role: "viewer" }).where("user_id", "=", bob.id).execute();
+    expect(await acceptInvitation(db, { token, user: bob, now: at(2 * hour) })).toEqual(noLongerValid);
+    expect(await roleOf(bob.id)).toBe("viewer");
+  });
+
+  it("cannot accept a revoked invitation", async () => {
+    const token = tokenOf(await invite("bob@example.com", "member"));
+    const { id } = (await findInvitation(db, token, start))!;
+    await revokeInvitation(db, workspaceId, id, at(hour));
+    expect(await acceptInvitation(db, { token, user: bob, now: at(2 * hour) })).toEqual(noLongerValid);
+    expect(await roleOf(bob.id)).toBeUndefined();
+  });
+
+  it("cannot accept an expired invitation", async () => {
+    const token = tokenOf(await invite("bob@example.com", "member"));
+    const expired = at(invitationLifetimeMs + second);
+    expect(await acceptInvitation(db, { token, user: bob, now: expired })).toEqual(noLongerValid);
+    expect(await roleOf(bob.id)).toBeUndefined();
+    // Still pending one second before the end of its 7 days.
+    expect(await acceptInvitation(db, { token, user: bob, now: at(invitationLifetimeMs - second) })).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("cannot accept an unknown token", async () => {
+    expect(await acceptInvitation(db, { token: newToken(), user: bob, now: start })).toEqual(noLongerValid);
+  });
+
+  it("findInvitation tells pending, accepted, revoked and expired apart", async () => {
+    expect(invitationLifetimeMs).toBe(7 * 24 * hour);
+    const pending = tokenOf(await invite("bob@example.com", "member"));
+    const view = await findInvitation(db, pending, start);
+    expect(view).toEqual({
+      id: expect.any(Number),
+      email: "bob@example.com",
+      role: "member",
+      status: "pending",
+      workspace: { id: workspaceId, slug: "acme", name: "Acme" },
+    });
+    expect((await findInvitation(db, pending, at(invitationLifetimeMs - second)))!.status).toBe("pending");
+    expect((await findInvitation(db, pending, at(invitationLifetimeMs + second)))!.status).toBe("expired");
+
+    const revoked = tokenOf(await invite("eve@example.com", "viewer"));
+    await revokeInvitation(db, workspaceId, (await findInvitation(db, revoked, start))!.id, start);
+    expect((await findInvitation(db, revoked, at(hour)))!.status).toBe("revoked");
+    // Revoked stays revoked after the expiry date too.
+    expect((await findInvitation(db, revoked, at(invitationLifetimeMs + second)))!.status).toBe("revoked");
+
+    await acceptInvitation(db, { token: pending, user: bob, now: at(hour) });
+    expect((await findInvitation(db, pending, at(2 * hour)))!.status).toBe("accepted");
+    expect((await findInvitation(db, pending, at(invitationLifetimeMs + second)))!.status).toBe("accepted");
+
+    expect(await findInvitation(db, newToken(), start)).toBeNull();
+  });
+
+  // Invitations made while there was room must not all go through later (SPEC §9: 1,000 members).
+  it("never lets the workspace grow past the member limit", async () => {
+    const now = start.toISOString();
+    // Fill the workspace up to one below the limit: room for exactly one more member.
+    const fillers = maxMembersPerWorkspace - 1 - (await memberCount(db, workspaceId));
+    for (let offset = 0; offset < fillers; offset += 250) {
+      const batch = Array.from({ length: Math.min(250, fillers - offset) }, (_, i) => ({
+        email: `filler${offset + i}@example.com`,
+        name: `Filler ${offset + i}`,
+        password_hash: passwordHash,
+        is_instance_admin: 0,
+        created_at: now,
+        updated_at: now,
+      }));
+      const ids = await db.insertInto("users").values(batch).returning("id").execute();
+      await db
+        .insertInto("memberships")
+        .values(ids.map(({ id }) => ({ workspace_id: workspaceId, user_id: id, role: "member" as const, created_at: now, updated_at: now })))
+        .execute();
+    }
+    expect(await memberCount(db, workspaceId)).toBe(maxMembersPerWorkspace - 1);
+
+    const forBob = tokenOf(await invite("bob@example.com", "member"));
+    const forEve = tokenOf(await invite("eve@example.com", "member"));
+    expect(await acceptInvitation(db, { token: forBob, user: bob, now: at(hour) })).toMatchObject({ ok: true });
+    await acceptInvitation(db, { token: forEve, user: eve, now: at(hour) });
+    expect(await memberCount(db, workspaceId)).toBeLessThanOrEqual(maxMembersPerWorkspace);
+  });
+});
