@@ -10,10 +10,12 @@ export const signupSchema = z
     redirectTo: z.string().optional(),
     invitation: z.string().optional(),
   })
-  // Runs once every field is valid: then only "not your email" can still be wrong.
+  // Zod runs this even when a field failed: add only what the password field could not know.
   .superRefine((value, ctx) => {
     const problem = passwordProblem(value.password, value.email);
-    if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+    if (problem && passwordProblem(value.password, "") === undefined) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+    }
   });
 export type SignupForm = z.input<typeof signupSchema>;
 
