@@ -21,4 +21,5 @@ export const newPasswordField = z.string({ error: "Enter a password." }).superRe
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-export const idField = z.coerce.number({ error: "Choose an entry." }).int().positive();
+/** Ids are 32-bit integer columns: a larger number is refused here, not by PostgreSQL. */
+export const idField = z.coerce.number({ error: "Choose an entry." }).int().positive().max(2_147_483_647);

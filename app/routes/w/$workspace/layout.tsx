@@ -25,6 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { user, workspace } = await requireWorkspace(args);
   const services = args.context.get(appContext);
+  if ((await args.request.formData()).get("intent") !== "leave") throw data("That request was not valid.", { status: 400 });
   const left = await removeMember(services.db, { workspaceId: workspace.id, actorRole: workspace.role, userId: user.id, actorId: user.id });
   if (!left.ok) return data({ error: left.message }, { status: left.status });
   const flash = { text: `You left ${workspace.name}.` };
