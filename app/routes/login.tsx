@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { authenticate } from "~/auth/accounts.server";
 import { redirectIfSignedIn } from "~/auth/authorization.server";
@@ -15,6 +15,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import type { Route } from "./+types/login";
 
@@ -59,7 +60,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo } = loaderData;
-  const [form, fields] = useForm<LoginForm>({ lastResult: actionData });
+  const [form, fields] = useRouteForm<LoginForm>({ lastResult: actionData });
   return (
     <NarrowPage title="Sign in">
       <Form method="post" {...getFormProps(form)} className="space-y-4">

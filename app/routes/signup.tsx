@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
 import { createAccount } from "~/auth/accounts.server";
 import { redirectIfSignedIn } from "~/auth/authorization.server";
@@ -9,6 +9,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { acceptInvitation, findInvitation } from "~/workspaces/invitations.server";
 import type { Route } from "./+types/signup";
@@ -47,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { invitation, redirectTo } = loaderData;
-  const [form, fields] = useForm<SignupForm>({
+  const [form, fields] = useRouteForm<SignupForm>({
     lastResult: actionData,
     defaultValue: { email: invitation?.email },
   });

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { checkPassword, updateProfile } from "~/auth/accounts.server";
 import { requireUser } from "~/auth/authorization.server";
@@ -7,6 +7,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import type { Route } from "./+types/index";
 
@@ -35,7 +36,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm<ProfileForm>({ lastResult: actionData, defaultValue: loaderData });
+  const [form, fields] = useRouteForm<ProfileForm>({ lastResult: actionData, defaultValue: loaderData });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <FormSummary form={form} />

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { checkPassword, setPassword } from "~/auth/accounts.server";
 import { requireUser } from "~/auth/authorization.server";
@@ -9,6 +9,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import type { Route } from "./+types/password";
 
@@ -38,7 +39,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Password({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm<PasswordChangeForm>({ lastResult: actionData });
+  const [form, fields] = useRouteForm<PasswordChangeForm>({ lastResult: actionData });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <FormSummary form={form} />

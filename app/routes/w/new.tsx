@@ -1,10 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type NewWorkspaceForm, newWorkspaceSchema } from "~/workspaces/forms.server";
 import { createWorkspace } from "~/workspaces/workspaces.server";
@@ -25,7 +26,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function NewWorkspace({ actionData }: Route.ComponentProps) {
-  const [form, fields] = useForm<NewWorkspaceForm>({ lastResult: actionData });
+  const [form, fields] = useRouteForm<NewWorkspaceForm>({ lastResult: actionData });
   return (
     <NarrowPage title="Create workspace">
       <Form method="post" {...getFormProps(form)} className="space-y-4">

@@ -1,10 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type DeleteWorkspaceForm, type RenameWorkspaceForm, workspaceSettingsSchema } from "~/workspaces/forms.server";
 import { can } from "~/workspaces/roles";
@@ -40,12 +41,12 @@ export async function action(args: Route.ActionArgs) {
 export default function GeneralSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { name, slug, isOwner } = loaderData;
   const lastIntent = (actionData?.initialValue as { intent?: string } | undefined)?.intent;
-  const [renameForm, renameFields] = useForm<RenameWorkspaceForm>({
+  const [renameForm, renameFields] = useRouteForm<RenameWorkspaceForm>({
     id: "rename",
     lastResult: lastIntent === "rename" ? actionData : undefined,
     defaultValue: { name },
   });
-  const [deleteForm, deleteFields] = useForm<DeleteWorkspaceForm>({
+  const [deleteForm, deleteFields] = useRouteForm<DeleteWorkspaceForm>({
     id: "delete",
     lastResult: lastIntent === "delete" ? actionData : undefined,
   });

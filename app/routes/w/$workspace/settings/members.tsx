@@ -1,10 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type InviteForm, membersSchema } from "~/workspaces/forms.server";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "~/workspaces/invitations.server";
@@ -73,7 +74,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
   const { members, invitations, myId, isOwner } = loaderData;
   const refusal = actionData && "refusal" in actionData ? actionData.refusal : null;
   const inviteResult = actionData && !("refusal" in actionData) ? actionData : undefined;
-  const [inviteForm, inviteFields] = useForm<InviteForm>({ id: "invite", lastResult: inviteResult, defaultValue: { role: "member" } });
+  const [inviteForm, inviteFields] = useRouteForm<InviteForm>({ id: "invite", lastResult: inviteResult, defaultValue: { role: "member" } });
   const assignable = roles.filter((role) => isOwner || role !== "owner");
   const roleOptions = assignable.map((role) => ({ value: role, label: roleLabels[role] }));
 
