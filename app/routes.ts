@@ -14,9 +14,20 @@ export default [
   route("w/new", "routes/w/new.tsx"),
   route("w/:workspace", "routes/w/$workspace/layout.tsx", [
     index("routes/w/$workspace/index.tsx"),
+    route("projects/new", "routes/w/$workspace/projects/new.tsx"),
+    route("p/:key", "routes/w/$workspace/p/$key/layout.tsx", [
+      index("routes/w/$workspace/p/$key/index.tsx"),
+      route("issues", "routes/w/$workspace/p/$key/issues/layout.tsx", [
+        index("routes/w/$workspace/p/$key/issues/index.tsx"),
+        route(":number", "routes/w/$workspace/p/$key/issues/$number.tsx"),
+      ]),
+      route("issues/new", "routes/w/$workspace/p/$key/issues/new.tsx"),
+      route("settings", "routes/w/$workspace/p/$key/settings.tsx"),
+    ]),
     route("settings", "routes/w/$workspace/settings/layout.tsx", [
       index("routes/w/$workspace/settings/index.tsx"),
       route("members", "routes/w/$workspace/settings/members.tsx"),
+      route("labels", "routes/w/$workspace/settings/labels.tsx"),
     ]),
   ]),
   route("healthz", "routes/healthz.ts"),

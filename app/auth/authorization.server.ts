@@ -1,5 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/host/app-context.server";
+import { findProject, type Project } from "~/projects/projects.server";
 import { can, type Permission } from "~/workspaces/roles";
 import { findWorkspaceAccess, type WorkspaceSummary } from "~/workspaces/workspaces.server";
 import { currentUserContext } from "./current-user.server";
@@ -47,4 +48,27 @@ export function requireInstanceAdmin(args: Args): SessionUser {
   const user = requireUser(args);
   if (!user.isInstanceAdmin) throw data("Page not found.", { status: 404 });
   return user;
+}
+
+export type ProjectAccess = WorkspaceAccess & { project: Project };
+
+export const archivedMessage = "This project is archived: it is read-only.";
+
+/**
+ * A project of a workspace the user may see, by its key; 404 when there is none. Archived projects
+ * are read-only: any permission beyond reading is refused with 403.
+ */
+export async function requireProject(
+  args: Args & { params: { workspace?: string; key?: string } },
+  permission: Permission = "workspace:read",
+): Promise<ProjectAccess> {
+  const access = await requireWorkspace(args, permission);
+  const { db } = args.context.get(appContext);
+  const key = args.params.key ?? "";
+  const project = /^[A-Za-z]{2,6}$/.test(key) ? await findProject(db, access.workspace.id, key) : undefined;
+  if (!project) throw data(`Project ${key.toUpperCase()} not found.`, { status: 404 });
+  if (project.archived_at && permission !== "workspace:read" && permission !== "projects:manage") {
+    throw data(archivedMessage, { status: 403 });
+  }
+  return { ...access, project };
 }

@@ -1,4 +1,4 @@
-import { type FieldMetadata, type FormMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, type FormMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { useNavigation } from "react-router";
 
@@ -23,8 +23,8 @@ export function TextField({
   hint,
 }: {
   label: string;
-  meta: FieldMetadata<string>;
-  type?: "text" | "email" | "password" | "search";
+  meta: FieldMetadata<unknown>;
+  type?: "text" | "email" | "password" | "search" | "date";
   autoComplete?: string;
   hint?: ReactNode;
 }) {
@@ -41,13 +41,37 @@ export function TextField({
   );
 }
 
+export function TextAreaField({
+  label,
+  meta,
+  rows = 6,
+  hint,
+}: {
+  label: string;
+  meta: FieldMetadata<unknown>;
+  rows?: number;
+  hint?: ReactNode;
+}) {
+  const { key, ...props } = getTextareaProps(meta);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {hint ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+      <textarea key={key} {...props} rows={rows} className={inputClass} />
+      <FieldError meta={meta} />
+    </div>
+  );
+}
+
 export function SelectField({
   label,
   meta,
   options,
 }: {
   label: string;
-  meta: FieldMetadata<string>;
+  meta: FieldMetadata<unknown>;
   options: readonly { value: string; label: string }[];
 }) {
   const { key, ...props } = getSelectProps(meta);

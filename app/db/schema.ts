@@ -11,6 +11,12 @@ export interface DB {
   memberships: MembershipsTable;
   invitations: InvitationsTable;
   sign_in_failures: SignInFailuresTable;
+  projects: ProjectsTable;
+  issues: IssuesTable;
+  labels: LabelsTable;
+  issue_labels: IssueLabelsTable;
+  comments: CommentsTable;
+  activities: ActivitiesTable;
   monitoring_events: MonitoringEventsTable;
 }
 
@@ -75,6 +81,83 @@ export interface SignInFailuresTable {
   /** `account:<email>` or `ip:<address>`. */
   key: string;
   failed_at: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  key: string;
+  name: string;
+  description: Generated<string>;
+  archived_at: string | null;
+  next_issue_number: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export const statuses = ["backlog", "todo", "in_progress", "in_review", "done", "canceled"] as const;
+export type Status = (typeof statuses)[number];
+
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  number: number;
+  title: string;
+  description: Generated<string>;
+  status: Status;
+  /** 0 none, 1 low, 2 medium, 3 high, 4 urgent. */
+  priority: Generated<number>;
+  assignee_id: number | null;
+  reporter_id: number | null;
+  /** `YYYY-MM-DD`. */
+  due_date: string | null;
+  closed_at: string | null;
+  sort_order: Generated<number>;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string;
+  color: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssueLabelsTable {
+  issue_id: number;
+  label_id: number;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  issue_id: number;
+  author_id: number | null;
+  body: string;
+  edited_at: string | null;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const activityKinds = [
+  "created", "title", "description", "status", "priority", "assignee", "labels", "due_date", "comment_deleted",
+] as const;
+export type ActivityKind = (typeof activityKinds)[number];
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  issue_id: number;
+  actor_id: number | null;
+  kind: ActivityKind;
+  issue_version: number;
+  /** Human-readable values (a status's name, an assignee's name, label names …). */
+  from_value: string | null;
+  to_value: string | null;
+  created_at: string;
 }
 
 export type MonitoringEventKind = "server_error" | "client_error" | "web_vital";

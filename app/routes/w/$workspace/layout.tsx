@@ -8,16 +8,21 @@ import { appContext } from "~/host/app-context.server";
 import { removeMember } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import { listUserWorkspaces } from "~/workspaces/workspaces.server";
+import { listProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/layout";
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace } = await requireWorkspace(args);
   const { db } = args.context.get(appContext);
   if (user.lastWorkspaceId !== workspace.id) await rememberLastWorkspace(db, user.id, workspace.id);
+  const [projects, workspaces] = await Promise.all([listProjects(db, workspace.id), listUserWorkspaces(db, user.id)]);
   return {
     workspace,
     canManage: can(workspace.role, "members:manage"),
-    otherWorkspaces: (await listUserWorkspaces(db, user.id)).filter((w) => w.id !== workspace.id),
+    canCreateProjects: can(workspace.role, "projects:manage"),
+    projects: projects.filter((p) => !p.archived_at),
+    archivedProjects: projects.filter((p) => p.archived_at),
+    otherWorkspaces: workspaces.filter((w) => w.id !== workspace.id),
   };
 }
 
@@ -36,7 +41,7 @@ const navLink = ({ isActive }: { isActive: boolean }) =>
   `block rounded px-2 py-1 ${isActive ? "bg-zinc-100 font-medium dark:bg-zinc-900" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}`;
 
 export default function WorkspaceLayout({ loaderData, actionData }: Route.ComponentProps) {
-  const { workspace, canManage, otherWorkspaces } = loaderData;
+  const { workspace, canManage, canCreateProjects, projects, archivedProjects, otherWorkspaces } = loaderData;
   const base = `/w/${workspace.slug}`;
   return (
     <div className="flex flex-col gap-8 md:flex-row">
@@ -50,6 +55,38 @@ export default function WorkspaceLayout({ loaderData, actionData }: Route.Compon
             <NavLink to={`${base}/settings`} className={navLink}>
               Settings
             </NavLink>
+          ) : null}
+        </nav>
+        <nav aria-label="Projects" className="mt-6 text-sm">
+          <p className="px-2 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Projects</p>
+          <ul className="mt-1 space-y-1">
+            {projects.map((project) => (
+              <li key={project.key}>
+                <NavLink to={`${base}/p/${project.key}`} className={navLink}>
+                  {project.name} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          {!projects.length ? <p className="px-2 text-zinc-600 dark:text-zinc-400">No projects yet.</p> : null}
+          {canCreateProjects ? (
+            <Link to={`${base}/projects/new`} className="mt-2 block px-2 text-indigo-700 underline dark:text-indigo-300">
+              Create project
+            </Link>
+          ) : null}
+          {archivedProjects.length ? (
+            <details className="mt-3">
+              <summary className="cursor-pointer px-2 text-zinc-600 dark:text-zinc-400">Archived</summary>
+              <ul className="mt-1 space-y-1">
+                {archivedProjects.map((project) => (
+                  <li key={project.key}>
+                    <NavLink to={`${base}/p/${project.key}`} className={navLink}>
+                      {project.name}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </details>
           ) : null}
         </nav>
         {otherWorkspaces.length ? (

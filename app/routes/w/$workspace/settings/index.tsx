@@ -64,7 +64,6 @@ export default function GeneralSettings({ loaderData, actionData }: Route.Compon
       <Form method="post" {...getFormProps(renameForm)} className="space-y-4">
         <FormSummary form={renameForm} />
         <TextField label="Workspace name" meta={renameFields.name} />
-        <input type="hidden" name="intent" value="rename" />
         <SubmitButton name="intent" value="rename" pendingText="Saving…">
           Rename workspace
         </SubmitButton>

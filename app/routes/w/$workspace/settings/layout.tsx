@@ -21,6 +21,7 @@ export default function WorkspaceSettings({ loaderData }: Route.ComponentProps) 
         tabs={[
           { to: base, label: "General", end: true },
           { to: `${base}/members`, label: "Members" },
+          { to: `${base}/labels`, label: "Labels" },
         ]}
       />
       <Outlet />

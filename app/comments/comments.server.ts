@@ -1,0 +1,126 @@
+import { z } from "zod";
+import type { Database } from "~/db/database.server";
+
+export const commentBodyField = z
+  .string({ error: "Write a comment." })
+  .trim()
+  .min(1, "Write a comment.")
+  .max(10_000, "Use at most 10,000 characters.");
+
+export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; message: string };
+
+export async function addComment(
+  db: Database,
+  comment: { issueId: number; authorId: number; body: string; now: Date },
+): Promise<void> {
+  const now = comment.now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("comments")
+      .values({ issue_id: comment.issueId, author_id: comment.authorId, body: comment.body, created_at: now, updated_at: now })
+      .execute();
+    await trx.updateTable("issues").set({ updated_at: now }).where("id", "=", comment.issueId).execute();
+  });
+}
+
+async function findLiveComment(db: Database, issueId: number, commentId: number) {
+  return db
+    .selectFrom("comments")
+    .select(["id", "author_id"])
+    .where("id", "=", commentId)
+    .where("issue_id", "=", issueId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+const notFound: CommentChange = { ok: false, status: 404, message: "Comment not found." };
+const notYours: CommentChange = { ok: false, status: 403, message: "You don't have permission to do that." };
+
+/** Only the author edits a comment; it then shows "edited". */
+export async function editComment(
+  db: Database,
+  edit: { issueId: number; commentId: number; actorId: number; body: string; now: Date },
+): Promise<CommentChange> {
+  const comment = await findLiveComment(db, edit.issueId, edit.commentId);
+  if (!comment) return notFound;
+  if (comment.author_id !== edit.actorId) return notYours;
+  const now = edit.now.toISOString();
+  await db.updateTable("comments").set({ body: edit.body, edited_at: now, updated_at: now }).where("id", "=", comment.id).execute();
+  return { ok: true };
+}
+
+/**
+ * Deletes softly: the thread keeps a "Comment deleted" mark. Authors delete their own; admins
+ * (`canDeleteAny`) anyone's. The issue's activity records it.
+ */
+export async function deleteComment(
+  db: Database,
+  removal: { issueId: number; commentId: number; actorId: number; canDeleteAny: boolean; now: Date },
+): Promise<CommentChange> {
+  const comment = await findLiveComment(db, removal.issueId, removal.commentId);
+  if (!comment) return notFound;
+  if (comment.author_id !== removal.actorId && !removal.canDeleteAny) return notYours;
+  const now = removal.now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("comments").set({ body: "", deleted_at: now, updated_at: now }).where("id", "=", comment.id).execute();
+    const { version } = await trx.selectFrom("issues").select("version").where("id", "=", removal.issueId).executeTakeFirstOrThrow();
+    await trx
+      .insertInto("activities")
+      .values({
+        issue_id: removal.issueId,
+        actor_id: removal.actorId,
+        kind: "comment_deleted",
+        issue_version: version,
+        from_value: null,
+        to_value: null,
+        created_at: now,
+      })
+      .execute();
+  });
+  return { ok: true };
+}
+
+export type TimelineEntry =
+  | { type: "comment"; id: number; at: string; authorId: number | null; authorName: string | null; body: string; edited: boolean; deleted: boolean }
+  | { type: "activity"; id: number; at: string; actorName: string | null; kind: string; from: string | null; to: string | null };
+
+/** Comments and changes of an issue in one list, oldest first. */
+export async function issueTimeline(db: Database, issueId: number): Promise<TimelineEntry[]> {
+  const [comments, activities] = await Promise.all([
+    db
+      .selectFrom("comments")
+      .leftJoin("users", "users.id", "comments.author_id")
+      .select(["comments.id", "comments.created_at", "comments.author_id", "users.name", "comments.body", "comments.edited_at", "comments.deleted_at"])
+      .where("comments.issue_id", "=", issueId)
+      .execute(),
+    db
+      .selectFrom("activities")
+      .leftJoin("users", "users.id", "activities.actor_id")
+      .select(["activities.id", "activities.created_at", "users.name", "activities.kind", "activities.from_value", "activities.to_value"])
+      .where("activities.issue_id", "=", issueId)
+      .execute(),
+  ]);
+  const entries: TimelineEntry[] = [
+    ...comments.map((c) => ({
+      type: "comment" as const,
+      id: c.id,
+      at: c.created_at,
+      authorId: c.author_id,
+      authorName: c.name,
+      body: c.body,
+      edited: c.edited_at !== null,
+      deleted: c.deleted_at !== null,
+    })),
+    ...activities.map((a) => ({
+      type: "activity" as const,
+      id: a.id,
+      at: a.created_at,
+      actorName: a.name,
+      kind: a.kind,
+      from: a.from_value,
+      to: a.to_value,
+    })),
+  ];
+  // Same instant: the change first (it was written with the save that preceded the comment).
+  return entries.sort((a, b) => a.at.localeCompare(b.at) || (a.type === b.type ? a.id - b.id : a.type === "activity" ? -1 : 1));
+}

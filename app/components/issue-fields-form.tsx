@@ -1,0 +1,54 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { LabelChip } from "~/components/label-chip";
+import { SelectField, TextAreaField, TextField } from "~/components/forms";
+import { priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
+
+export type IssueFormOptions = {
+  members: { userId: number; name: string }[];
+  labels: { id: number; name: string; color: string }[];
+};
+
+type Fields = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate" | "labelIds", FieldMetadata<unknown>>;
+
+/** The fields of "New issue" and of editing an issue: the same labels, the same rules. */
+export function IssueFieldsForm({ fields, options }: { fields: Fields; options: IssueFormOptions }) {
+  const chosen = new Set([fields.labelIds.initialValue ?? []].flat().map(String));
+  return (
+    <>
+      <TextField label="Title" meta={fields.title} />
+      <TextAreaField label="Description" meta={fields.description} rows={8} hint="Markdown works here." />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Status" meta={fields.status} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
+        <SelectField label="Priority" meta={fields.priority} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
+        <SelectField
+          label="Assignee"
+          meta={fields.assigneeId}
+          options={[{ value: "", label: "Unassigned" }, ...options.members.map((m) => ({ value: String(m.userId), label: m.name }))]}
+        />
+        <TextField label="Due date" meta={fields.dueDate} type="date" />
+      </div>
+      <fieldset>
+        <legend className="text-sm font-medium">Labels</legend>
+        {/* Says "labels are in this form", so that unticking every box removes them all. */}
+        <input type="hidden" name={fields.labelIds.name} value="" />
+        {options.labels.length ? (
+          <div className="mt-1 flex flex-wrap gap-3">
+            {options.labels.map((label) => (
+              <label key={label.id} className="flex items-center gap-1">
+                <input type="checkbox" name={fields.labelIds.name} value={label.id} defaultChecked={chosen.has(String(label.id))} />
+                <LabelChip name={label.name} color={label.color} />
+              </label>
+            ))}
+          </div>
+        ) : (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">This workspace has no labels yet.</p>
+        )}
+        {fields.labelIds.errors ? (
+          <p id={fields.labelIds.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+            {fields.labelIds.errors.join(" ")}
+          </p>
+        ) : null}
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { commentBodyField } from "~/comments/comments.server";
+import { idField } from "~/forms/fields.server";
+import { priorities, statuses } from "./issue-fields";
+
+/** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
+
+export const issueTitleField = z
+  .string({ error: "Enter a title." })
+  .trim()
+  .min(1, "Enter a title.")
+  .max(200, "Use at most 200 characters.")
+  .refine((title) => !/[\r\n]/.test(title), "Use a single line, without line breaks.");
+
+const descriptionField = z.string().max(50_000, "Use at most 50,000 characters.");
+const statusField = z.enum(statuses, { error: "Choose a status." });
+const priorityField = z.enum(priorities, { error: "Choose a priority." });
+
+/** "" is nobody. */
+const assigneeField = z.union([z.literal(""), z.coerce.number({ error: "Choose a member." }).int().positive().max(2_147_483_647)], {
+  error: "Choose a member.",
+});
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** "" is no due date. */
+const dueDateField = z.union([
+  z.literal(""),
+  z
+    .string({ error: "Use a date like 2026-12-31." })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-12-31.")
+    .refine(isCalendarDate, "That date does not exist.")
+    .refine((date) => date >= "2000-01-01" && date <= "2100-12-31", "Choose a date between 2000-01-01 and 2100-12-31."),
+]);
+
+/** Repeated `labelIds` fields; an empty one only says "labels are in this form" (so none means none). */
+const labelIdsField = z.preprocess(
+  (value) => (value === undefined ? undefined : [value].flat().filter((id) => id !== "")),
+  z.array(idField).max(10, "An issue can have at most 10 labels."),
+);
+
+export const newIssueSchema = z.object({
+  title: issueTitleField,
+  description: descriptionField.default(""),
+  status: statusField.default("backlog"),
+  priority: priorityField.default("none"),
+  assigneeId: assigneeField.default(""),
+  labelIds: labelIdsField.default([]),
+  dueDate: dueDateField.default(""),
+});
+export type NewIssueForm = z.input<typeof newIssueSchema>;
+
+const versionField = z.coerce.number({ error: "Reload the issue and try again." }).int().positive();
+
+export const issueActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("update"),
+    version: versionField,
+    title: issueTitleField.optional(),
+    description: descriptionField.optional(),
+    status: statusField.optional(),
+    priority: priorityField.optional(),
+    assigneeId: assigneeField.optional(),
+    labelIds: labelIdsField.optional(),
+    dueDate: dueDateField.optional(),
+  }),
+  z.object({ intent: z.literal("status"), version: versionField, status: statusField }),
+  z.object({ intent: z.literal("comment"), body: commentBodyField }),
+  z.object({ intent: z.literal("edit-comment"), commentId: idField, body: commentBodyField }),
+  z.object({ intent: z.literal("delete-comment"), commentId: idField }),
+]);
+export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string[]; version: string; intent: string };
+
+/** A status change from the list, which names the issue by id. */
+export const quickStatusSchema = z.object({
+  intent: z.literal("status"),
+  issueId: idField,
+  version: versionField,
+  status: statusField,
+  returnTo: z.string().optional(),
+});

@@ -1,0 +1,152 @@
+import type { ExpressionBuilder, SelectQueryBuilder } from "kysely";
+import type { Database } from "~/db/database.server";
+import type { DB, Status } from "~/db/schema";
+import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
+
+/** SPEC §9. */
+export const issuePageSize = 50;
+
+
+export type IssueFilters = {
+  statuses: Status[];
+  assignee: "unassigned" | "me" | number | null;
+  labelId: number | null;
+  priority: Priority | null;
+  q: string;
+  sort: IssueSort;
+  page: number;
+};
+
+const positiveInt = (raw: string | null) => (raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null);
+
+/**
+ * The list's filters from its URL (they are GET parameters, so a filtered list is a link). Values
+ * that mean nothing are ignored rather than refused: an old or hand-edited link still opens.
+ */
+export function parseIssueFilters(params: URLSearchParams): IssueFilters {
+  const wanted = new Set<Status>();
+  for (const value of params.getAll("status").flatMap((v) => v.split(","))) {
+    if (value === "open") statuses.filter((s) => !closedStatuses.includes(s)).forEach((s) => wanted.add(s));
+    else if (value === "closed") closedStatuses.forEach((s) => wanted.add(s));
+    else if ((statuses as readonly string[]).includes(value)) wanted.add(value as Status);
+  }
+  const assignee = params.get("assignee");
+  const priority = params.get("priority");
+  const sort = params.get("sort");
+  return {
+    statuses: [...wanted],
+    assignee: assignee === "unassigned" || assignee === "me" ? assignee : positiveInt(assignee),
+    labelId: positiveInt(params.get("label")),
+    priority: (priorities as readonly string[]).includes(priority ?? "") ? (priority as Priority) : null,
+    q: (params.get("q") ?? "").trim().slice(0, 200),
+    sort: (issueSorts as readonly string[]).includes(sort ?? "") ? (sort as IssueSort) : "updated",
+    page: positiveInt(params.get("page")) ?? 1,
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function applyFilters<O>(
+  query: SelectQueryBuilder<DB, "issues", O>,
+  projectId: number,
+  filters: IssueFilters,
+  meId: number,
+): SelectQueryBuilder<DB, "issues", O> {
+  let filtered = query.where("issues.project_id", "=", projectId);
+  if (filters.statuses.length) filtered = filtered.where("issues.status", "in", filters.statuses);
+  if (filters.assignee === "unassigned") filtered = filtered.where("issues.assignee_id", "is", null);
+  else if (filters.assignee !== null) filtered = filtered.where("issues.assignee_id", "=", filters.assignee === "me" ? meId : filters.assignee);
+  if (filters.priority) filtered = filtered.where("issues.priority", "=", rankOf(filters.priority));
+  if (filters.labelId) {
+    const labelId = filters.labelId;
+    filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
+      eb.exists(
+        eb
+          .selectFrom("issue_labels")
+          .select("issue_labels.issue_id")
+          .whereRef("issue_labels.issue_id", "=", "issues.id")
+          .where("issue_labels.label_id", "=", labelId),
+      ),
+    );
+  }
+  if (filters.q) {
+    const pattern = `%${escapeLike(filters.q.toLowerCase())}%`;
+    const number = /^(?:[a-z]{2,6}-)?(\d{1,9})$/i.exec(filters.q)?.[1];
+    filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
+      eb.or([
+        eb(eb.fn("lower", ["issues.title"]), "like", eb.val(pattern)),
+        ...(number ? [eb("issues.number", "=", Number(number))] : []),
+      ]),
+    );
+  }
+  return filtered;
+}
+
+/** One page of a project's issues, filtered and sorted, with its labels — three queries, each on an index. */
+export async function listIssues(db: Database, projectId: number, filters: IssueFilters, meId: number) {
+  const base = applyFilters(db.selectFrom("issues"), projectId, filters, meId);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const pageCount = Math.max(1, Math.ceil(Number(total) / issuePageSize));
+  const page = Math.min(filters.page, pageCount);
+
+  let rows = base
+    .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
+    .select([
+      "issues.id",
+      "issues.number",
+      "issues.title",
+      "issues.status",
+      "issues.priority",
+      "issues.assignee_id",
+      "issues.due_date",
+      "issues.version",
+      "issues.updated_at",
+      "assignee.name as assigneeName",
+    ]);
+  switch (filters.sort) {
+    case "created":
+      rows = rows.orderBy("issues.created_at", "desc").orderBy("issues.id", "desc");
+      break;
+    case "priority":
+      rows = rows.orderBy("issues.priority", "desc").orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
+      break;
+    case "due":
+      // Issues without a due date last, on both databases.
+      rows = rows
+        .orderBy((eb) => eb.case().when("issues.due_date", "is", null).then(1).else(0).end())
+        .orderBy("issues.due_date", "asc")
+        .orderBy("issues.id", "asc");
+      break;
+    case "number":
+      rows = rows.orderBy("issues.number", "asc");
+      break;
+    default:
+      rows = rows.orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
+  }
+  const issues = await rows.limit(issuePageSize).offset((page - 1) * issuePageSize).execute();
+  const labels = issues.length
+    ? await db
+        .selectFrom("issue_labels")
+        .innerJoin("labels", "labels.id", "issue_labels.label_id")
+        .select(["issue_labels.issue_id", "labels.id", "labels.name", "labels.color"])
+        .where(
+          "issue_labels.issue_id",
+          "in",
+          issues.map((i) => i.id),
+        )
+        .orderBy("labels.name")
+        .execute()
+    : [];
+  return {
+    issues: issues.map((issue) => ({
+      ...issue,
+      priority: priorityOf(issue.priority),
+      labels: labels.filter((l) => l.issue_id === issue.id).map(({ id, name, color }) => ({ id, name, color })),
+    })),
+    total: Number(total),
+    page,
+    pageCount,
+  };
+}
+
+export type IssueListPage = Awaited<ReturnType<typeof listIssues>>;

@@ -1,0 +1,323 @@
+import type { Transaction } from "kysely";
+import type { Database } from "~/db/database.server";
+import type { ActivityKind, DB, Status } from "~/db/schema";
+import { maxLabelsPerIssue } from "~/labels/labels.server";
+import { isClosed, type Priority, priorityLabels, priorityOf, rankOf, statusLabels } from "./issue-fields";
+
+export type IssueFields = {
+  title: string;
+  description: string;
+  status: Status;
+  priority: Priority;
+  assigneeId: number | null;
+  labelIds: number[];
+  dueDate: string | null;
+};
+
+export type FieldProblem = { field: keyof IssueFields; message: string };
+
+const fieldNames: Record<keyof IssueFields, ActivityKind> = {
+  title: "title",
+  description: "description",
+  status: "status",
+  priority: "priority",
+  assigneeId: "assignee",
+  labelIds: "labels",
+  dueDate: "due_date",
+};
+
+/** How the conflict message names a field that someone else changed. */
+const changedFieldNames: Partial<Record<ActivityKind, string>> = {
+  title: "title",
+  description: "description",
+  status: "status",
+  priority: "priority",
+  assignee: "assignee",
+  labels: "labels",
+  due_date: "due date",
+};
+
+type Trx = Transaction<DB>;
+
+/** The assignee must be a member who may work on issues (not a viewer), the labels the workspace's. */
+async function checkReferences(
+  trx: Trx,
+  workspaceId: number,
+  fields: Partial<IssueFields>,
+): Promise<FieldProblem | { assigneeName: string | null; labelNames: Map<number, string> }> {
+  let assigneeName: string | null = null;
+  if (fields.assigneeId) {
+    const assignee = await trx
+      .selectFrom("memberships")
+      .innerJoin("users", "users.id", "memberships.user_id")
+      .select(["users.name", "memberships.role"])
+      .where("memberships.workspace_id", "=", workspaceId)
+      .where("memberships.user_id", "=", fields.assigneeId)
+      .executeTakeFirst();
+    if (!assignee || assignee.role === "viewer") {
+      return { field: "assigneeId", message: "Choose a member of this workspace who can work on issues." };
+    }
+    assigneeName = assignee.name;
+  }
+  const labelNames = new Map<number, string>();
+  if (fields.labelIds?.length) {
+    const ids = [...new Set(fields.labelIds)];
+    if (ids.length > maxLabelsPerIssue) return { field: "labelIds", message: `An issue can have at most ${maxLabelsPerIssue} labels.` };
+    const labels = await trx
+      .selectFrom("labels")
+      .select(["id", "name"])
+      .where("workspace_id", "=", workspaceId)
+      .where("id", "in", ids)
+      .execute();
+    if (labels.length !== ids.length) return { field: "labelIds", message: "Choose labels of this workspace." };
+    for (const label of labels) labelNames.set(label.id, label.name);
+  }
+  return { assigneeName, labelNames };
+}
+
+const labelList = (names: string[]) => (names.length ? [...names].sort((a, b) => a.localeCompare(b)).join(", ") : null);
+
+/**
+ * Files a new issue. Its number comes from the project's counter, incremented in the same
+ * transaction: PostgreSQL's row lock (SQLite's write lock) means two instances filing at the same
+ * moment get different numbers, and a number is never reused.
+ */
+export async function createIssue(
+  db: Database,
+  issue: { project: { id: number; workspace_id: number }; reporterId: number; fields: IssueFields; now: Date },
+): Promise<{ number: number } | FieldProblem> {
+  return db.transaction().execute(async (trx) => {
+    const references = await checkReferences(trx, issue.project.workspace_id, issue.fields);
+    if ("field" in references) return references;
+    const { next_issue_number } = await trx
+      .updateTable("projects")
+      .set((eb) => ({ next_issue_number: eb("next_issue_number", "+", 1) }))
+      .where("id", "=", issue.project.id)
+      .returning("next_issue_number")
+      .executeTakeFirstOrThrow();
+    const number = next_issue_number - 1;
+    const now = issue.now.toISOString();
+    const { fields } = issue;
+    const last = await trx
+      .selectFrom("issues")
+      .select((eb) => eb.fn.max("sort_order").as("sort_order"))
+      .where("project_id", "=", issue.project.id)
+      .where("status", "=", fields.status)
+      .executeTakeFirst();
+    const { id } = await trx
+      .insertInto("issues")
+      .values({
+        project_id: issue.project.id,
+        number,
+        title: fields.title,
+        description: fields.description,
+        status: fields.status,
+        priority: rankOf(fields.priority),
+        assignee_id: fields.assigneeId,
+        reporter_id: issue.reporterId,
+        due_date: fields.dueDate,
+        closed_at: isClosed(fields.status) ? now : null,
+        sort_order: Number(last?.sort_order ?? 0) + 1,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (references.labelNames.size) {
+      await trx
+        .insertInto("issue_labels")
+        .values([...references.labelNames.keys()].map((labelId) => ({ issue_id: id, label_id: labelId })))
+        .execute();
+    }
+    await trx
+      .insertInto("activities")
+      .values({ issue_id: id, actor_id: issue.reporterId, kind: "created", issue_version: 1, from_value: null, to_value: null, created_at: now })
+      .execute();
+    return { number };
+  });
+}
+
+export type Conflict = { conflict: { names: string[]; fields: string[] } };
+
+/** What changed since `version`, and by whom, from the activity each save wrote. */
+async function describeConflict(trx: Trx, issueId: number, version: number): Promise<Conflict> {
+  const changes = await trx
+    .selectFrom("activities")
+    .leftJoin("users", "users.id", "activities.actor_id")
+    .select(["activities.kind", "users.name"])
+    .where("activities.issue_id", "=", issueId)
+    .where("activities.issue_version", ">", version)
+    .orderBy("activities.id")
+    .execute();
+  const names = [...new Set(changes.map((c) => c.name ?? "someone"))];
+  const fields = [...new Set(changes.map((c) => changedFieldNames[c.kind]).filter((f): f is string => Boolean(f)))];
+  return { conflict: { names: names.length ? names : ["someone"], fields } };
+}
+
+export function conflictMessage({ conflict }: Conflict): string {
+  const what = conflict.fields.length ? conflict.fields.join(", ") : "its fields";
+  return `This issue was changed by ${conflict.names.join(" and ")} since you opened it: ${what}.`;
+}
+
+/**
+ * Saves the fields given (the others stay), if the issue is still at `version`; otherwise a
+ * conflict naming who changed what. Each changed field writes one activity row.
+ */
+export async function updateIssue(
+  db: Database,
+  update: { issueId: number; workspaceId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date },
+): Promise<{ ok: true; changed: boolean } | Conflict | FieldProblem> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom("issues")
+      .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
+      .select([
+        "issues.id",
+        "issues.title",
+        "issues.description",
+        "issues.status",
+        "issues.priority",
+        "issues.assignee_id",
+        "issues.due_date",
+        "issues.version",
+        "assignee.name as assigneeName",
+      ])
+      .where("issues.id", "=", update.issueId)
+      .executeTakeFirstOrThrow();
+    if (current.version !== update.version) return describeConflict(trx, update.issueId, update.version);
+
+    const references = await checkReferences(trx, update.workspaceId, update.changes);
+    if ("field" in references) return references;
+    const currentLabels = await trx
+      .selectFrom("issue_labels")
+      .innerJoin("labels", "labels.id", "issue_labels.label_id")
+      .select(["labels.id", "labels.name"])
+      .where("issue_labels.issue_id", "=", update.issueId)
+      .execute();
+
+    const { changes } = update;
+    const now = update.now.toISOString();
+    const set: Record<string, unknown> = {};
+    const activities: { kind: ActivityKind; from: string | null; to: string | null }[] = [];
+    const record = (field: keyof IssueFields, from: string | null, to: string | null) =>
+      activities.push({ kind: fieldNames[field], from, to });
+
+    if (changes.title !== undefined && changes.title !== current.title) {
+      set.title = changes.title;
+      record("title", current.title, changes.title);
+    }
+    if (changes.description !== undefined && changes.description !== current.description) {
+      set.description = changes.description;
+      record("description", null, null);
+    }
+    if (changes.status !== undefined && changes.status !== current.status) {
+      set.status = changes.status;
+      if (isClosed(changes.status) !== isClosed(current.status)) set.closed_at = isClosed(changes.status) ? now : null;
+      record("status", statusLabels[current.status], statusLabels[changes.status]);
+    }
+    if (changes.priority !== undefined && rankOf(changes.priority) !== current.priority) {
+      set.priority = rankOf(changes.priority);
+      record("priority", priorityLabels[priorityOf(current.priority)], priorityLabels[changes.priority]);
+    }
+    if (changes.assigneeId !== undefined && changes.assigneeId !== current.assignee_id) {
+      set.assignee_id = changes.assigneeId;
+      record("assigneeId", current.assigneeName ?? null, references.assigneeName);
+    }
+    if (changes.dueDate !== undefined && changes.dueDate !== current.due_date) {
+      set.due_date = changes.dueDate;
+      record("dueDate", current.due_date, changes.dueDate);
+    }
+    const wantedLabels = changes.labelIds ? [...new Set(changes.labelIds)] : undefined;
+    const labelsChanged =
+      wantedLabels !== undefined &&
+      (wantedLabels.length !== currentLabels.length || wantedLabels.some((id) => !currentLabels.some((l) => l.id === id)));
+    if (labelsChanged) {
+      record("labelIds", labelList(currentLabels.map((l) => l.name)), labelList([...references.labelNames.values()]));
+    }
+    if (!activities.length) return { ok: true, changed: false };
+
+    const version = update.version + 1;
+    const saved = await trx
+      .updateTable("issues")
+      .set({ ...set, version, updated_at: now })
+      .where("id", "=", update.issueId)
+      .where("version", "=", update.version)
+      .executeTakeFirst();
+    // Someone saved between our read and our write.
+    if (Number(saved.numUpdatedRows) === 0) return describeConflict(trx, update.issueId, update.version);
+    if (labelsChanged) {
+      await trx.deleteFrom("issue_labels").where("issue_id", "=", update.issueId).execute();
+      if (wantedLabels.length) {
+        await trx
+          .insertInto("issue_labels")
+          .values(wantedLabels.map((labelId) => ({ issue_id: update.issueId, label_id: labelId })))
+          .execute();
+      }
+    }
+    await trx
+      .insertInto("activities")
+      .values(
+        activities.map((a) => ({
+          issue_id: update.issueId,
+          actor_id: update.actorId,
+          kind: a.kind,
+          issue_version: version,
+          from_value: a.from,
+          to_value: a.to,
+          created_at: now,
+        })),
+      )
+      .execute();
+    return { ok: true, changed: true };
+  });
+}
+
+/** The issue as the detail screen shows it, or undefined. */
+export async function findIssue(db: Database, projectId: number, number: number) {
+  const issue = await db
+    .selectFrom("issues")
+    .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
+    .leftJoin("users as reporter", "reporter.id", "issues.reporter_id")
+    .select([
+      "issues.id",
+      "issues.number",
+      "issues.title",
+      "issues.description",
+      "issues.status",
+      "issues.priority",
+      "issues.assignee_id",
+      "issues.due_date",
+      "issues.closed_at",
+      "issues.version",
+      "issues.created_at",
+      "issues.updated_at",
+      "assignee.name as assigneeName",
+      "reporter.name as reporterName",
+    ])
+    .where("issues.project_id", "=", projectId)
+    .where("issues.number", "=", number)
+    .executeTakeFirst();
+  if (!issue) return undefined;
+  const labels = await db
+    .selectFrom("issue_labels")
+    .innerJoin("labels", "labels.id", "issue_labels.label_id")
+    .select(["labels.id", "labels.name", "labels.color"])
+    .where("issue_labels.issue_id", "=", issue.id)
+    .orderBy("labels.name")
+    .execute();
+  return { ...issue, priority: priorityOf(issue.priority), labels };
+}
+
+export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
+
+/** Issue numbers in URLs: a positive integer, or the URL names no issue. */
+export function parseIssueNumber(raw: string | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
+  const number = Number(raw);
+  return number <= 2_147_483_647 ? number : null;
+}
+
+export const touchIssue = (db: Database | Trx, issueId: number, now: Date) =>
+  db.updateTable("issues").set({ updated_at: now.toISOString() }).where("id", "=", issueId).execute();
+

@@ -1,0 +1,319 @@
+import { getFormProps } from "@conform-to/react";
+import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
+import { requireProject } from "~/auth/authorization.server";
+import { addComment, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FormSummary, SubmitButton } from "~/components/forms";
+import { PriorityText, StatusBadge } from "~/components/issue-bits";
+import { IssueFieldsForm } from "~/components/issue-fields-form";
+import { LabelChip } from "~/components/label-chip";
+import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
+import { appContext } from "~/host/app-context.server";
+import { type EditIssueForm, issueActionSchema } from "~/issues/forms.server";
+import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
+import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/issues/issues.server";
+import { renderMarkdown } from "~/issues/markdown.server";
+import { listLabels } from "~/labels/labels.server";
+import { listMembers } from "~/workspaces/members.server";
+import { can } from "~/workspaces/roles";
+import type { Route } from "./+types/$number";
+
+async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: "workspace:read" | "issues:write") {
+  const access = await requireProject(args, permission);
+  const number = parseIssueNumber(args.params.number);
+  const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
+  if (!issue) throw data(`Issue ${access.project.key}-${args.params.number} not found.`, { status: 404 });
+  return { ...access, issue };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { user, workspace, project, issue } = await loadIssue(args, "workspace:read");
+  const { db } = args.context.get(appContext);
+  const [timeline, members, labels] = await Promise.all([issueTimeline(db, issue.id), listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  const writable = can(workspace.role, "issues:write") && !project.archived_at;
+  return {
+    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description) },
+    key: issueKey(project.key, issue.number),
+    timeline: timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body) } : entry)),
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels,
+    meId: user.id,
+    writable,
+    canDeleteAny: writable && can(workspace.role, "comments:delete-any"),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { user, workspace, issue } = await loadIssue(args, "issues:write");
+  const { db } = args.context.get(appContext);
+  const submission = await parseForm(args.request, issueActionSchema, { keepEmptyValues: true });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const form = submission.value;
+  const now = new Date();
+  const back = redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
+
+  if (form.intent === "update" || form.intent === "status") {
+    const changes =
+      form.intent === "status"
+        ? { status: form.status }
+        : {
+            title: form.title,
+            description: form.description,
+            status: form.status,
+            priority: form.priority,
+            assigneeId: form.assigneeId === undefined ? undefined : form.assigneeId === "" ? null : form.assigneeId,
+            labelIds: form.labelIds,
+            dueDate: form.dueDate === undefined ? undefined : form.dueDate || null,
+          };
+    const saved = await updateIssue(db, { issueId: issue.id, workspaceId: workspace.id, actorId: user.id, version: form.version, changes, now });
+    if ("conflict" in saved) return data(submission.reply({ formErrors: [conflictMessage(saved)] }), { status: 409 });
+    if ("field" in saved) return data(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
+    return back;
+  }
+  if (form.intent === "comment") {
+    await addComment(db, { issueId: issue.id, authorId: user.id, body: form.body, now });
+    return back;
+  }
+  const changed =
+    form.intent === "edit-comment"
+      ? await editComment(db, { issueId: issue.id, commentId: form.commentId, actorId: user.id, body: form.body, now })
+      : await deleteComment(db, {
+          issueId: issue.id,
+          commentId: form.commentId,
+          actorId: user.id,
+          canDeleteAny: can(workspace.role, "comments:delete-any"),
+          now,
+        });
+  if (!changed.ok) throw data(changed.message, { status: changed.status });
+  return back;
+}
+
+const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
+
+const activityText: Record<string, (from: string | null, to: string | null) => string> = {
+  created: () => "created the issue",
+  title: (_from, to) => `renamed it to “${to}”`,
+  description: () => "changed the description",
+  status: (from, to) => `changed the status from ${from} to ${to}`,
+  priority: (from, to) => `changed the priority from ${from} to ${to}`,
+  assignee: (_from, to) => (to ? `assigned it to ${to}` : "unassigned it"),
+  labels: (_from, to) => (to ? `set the labels to ${to}` : "removed the labels"),
+  due_date: (_from, to) => (to ? `set the due date to ${to}` : "removed the due date"),
+  comment_deleted: () => "deleted a comment",
+};
+
+export default function IssueDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { issue, key, timeline, members, labels, meId, writable, canDeleteAny } = loaderData;
+  const location = useLocation();
+  const listHref = `${location.pathname.replace(/\/\d+$/, "")}${location.search}`;
+  const lastIntent = (actionData?.initialValue as { intent?: string } | undefined)?.intent;
+  const [form, fields] = useRouteForm<EditIssueForm>({
+    id: "edit-issue",
+    lastResult: lastIntent === "update" ? actionData : undefined,
+    defaultValue: {
+      title: issue.title,
+      description: issue.description,
+      status: issue.status,
+      priority: issue.priority,
+      assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
+      dueDate: issue.due_date ?? "",
+      labelIds: issue.labels.map((l) => String(l.id)),
+    },
+  });
+  const conflict = lastIntent !== "update" && actionData?.status === "error" ? actionData.error?.[""] : undefined;
+
+  return (
+    <article aria-labelledby="issue-title" className="min-w-0">
+      <Link to={listHref} className="text-sm text-indigo-700 underline xl:hidden dark:text-indigo-300">
+        Back to the list
+      </Link>
+      <p className="font-mono text-sm text-zinc-600 dark:text-zinc-400">{key}</p>
+      <h2 id="issue-title" className="text-xl font-semibold break-words">
+        {issue.title}
+      </h2>
+
+      {conflict ? (
+        <p role="alert" className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          {conflict.join(" ")}
+        </p>
+      ) : null}
+
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <dt className="text-zinc-600 dark:text-zinc-400">Status</dt>
+        <dd>{writable ? <StatusSwitch status={issue.status} version={issue.version} /> : <StatusBadge status={issue.status} />}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Priority</dt>
+        <dd>
+          <PriorityText priority={issue.priority} />
+        </dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Assignee</dt>
+        <dd>{issue.assigneeName ?? "Unassigned"}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Labels</dt>
+        <dd className="flex flex-wrap gap-1">
+          {issue.labels.length ? issue.labels.map((label) => <LabelChip key={label.id} name={label.name} color={label.color} />) : "None"}
+        </dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Due date</dt>
+        <dd>{issue.due_date ?? "None"}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Reporter</dt>
+        <dd>{issue.reporterName ?? "Someone"}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Created</dt>
+        <dd>{when(issue.created_at)}</dd>
+        <dt className="text-zinc-600 dark:text-zinc-400">Updated</dt>
+        <dd>{when(issue.updated_at)}</dd>
+        {issue.closed_at ? (
+          <>
+            <dt className="text-zinc-600 dark:text-zinc-400">Closed</dt>
+            <dd>{when(issue.closed_at)}</dd>
+          </>
+        ) : null}
+      </dl>
+
+      <section aria-label="Description" className="prose-issue mt-6 break-words">
+        {issue.description ? (
+          <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
+        ) : (
+          <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
+        )}
+      </section>
+
+      {writable ? (
+        <details className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
+          <summary className="cursor-pointer font-medium">Edit issue</summary>
+          <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+            <FormSummary form={form} />
+            <input type="hidden" name="version" value={issue.version} />
+            <IssueFieldsForm fields={fields} options={{ members, labels }} />
+            <SubmitButton name="intent" value="update" pendingText="Saving…">
+              Save changes
+            </SubmitButton>
+          </Form>
+        </details>
+      ) : null}
+
+      <section aria-labelledby="activity-title" className="mt-8">
+        <h3 id="activity-title" className="text-lg font-semibold">
+          Activity
+        </h3>
+        <ol className="mt-3 space-y-3">
+          {timeline.map((entry) =>
+            entry.type === "activity" ? (
+              <li key={`a${entry.id}`} className="text-sm text-zinc-700 dark:text-zinc-300">
+                <strong>{entry.actorName ?? "Someone"}</strong> {activityText[entry.kind]?.(entry.from, entry.to)}{" "}
+                <span className="text-zinc-500">· {when(entry.at)}</span>
+              </li>
+            ) : (
+              <li key={`c${entry.id}`} aria-label={`Comment by ${entry.authorName ?? "someone"}`} className="rounded border border-zinc-200 p-3 dark:border-zinc-800">
+                {entry.deleted ? (
+                  <p className="text-sm text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
+                ) : (
+                  <>
+                    <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                      <strong className="text-zinc-900 dark:text-zinc-100">{entry.authorName ?? "Someone"}</strong> · {when(entry.at)}
+                      {entry.edited ? " · edited" : ""}
+                    </p>
+                    <div className="prose-issue mt-2 break-words" dangerouslySetInnerHTML={{ __html: entry.html }} />
+                    {writable && (entry.authorId === meId || canDeleteAny) ? (
+                      <div className="mt-2 flex flex-wrap items-start gap-2 text-sm">
+                        {entry.authorId === meId ? (
+                          <details>
+                            <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">Edit comment</summary>
+                            <Form method="post" className="mt-2 space-y-2">
+                              <input type="hidden" name="commentId" value={entry.id} />
+                              <label className="block">
+                                <span className="sr-only">Comment</span>
+                                <textarea name="body" defaultValue={entry.body} rows={3} className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
+                              </label>
+                              <SubmitButton name="intent" value="edit-comment" variant="secondary">
+                                Save comment
+                              </SubmitButton>
+                            </Form>
+                          </details>
+                        ) : null}
+                        <Form method="post">
+                          <input type="hidden" name="commentId" value={entry.id} />
+                          <SubmitButton name="intent" value="delete-comment" variant="secondary">
+                            Delete comment
+                          </SubmitButton>
+                        </Form>
+                      </div>
+                    ) : null}
+                  </>
+                )}
+              </li>
+            ),
+          )}
+        </ol>
+        {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
+      </section>
+    </article>
+  );
+}
+
+function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"] }) {
+  const [form, fields] = useRouteForm<{ body: string }>({ id: "comment", lastResult });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-2">
+      <label htmlFor={fields.body.id} className="block text-sm font-medium">
+        Comment
+      </label>
+      <textarea
+        id={fields.body.id}
+        name={fields.body.name}
+        key={fields.body.key}
+        defaultValue={fields.body.initialValue}
+        aria-invalid={fields.body.errors ? true : undefined}
+        aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
+        rows={4}
+        className="block w-full rounded border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+      />
+      {fields.body.errors ? (
+        <p id={fields.body.errorId} className="text-sm text-red-700 dark:text-red-400">
+          {fields.body.errors.join(" ")}
+        </p>
+      ) : null}
+      <SubmitButton name="intent" value="comment" pendingText="Commenting…">
+        Add comment
+      </SubmitButton>
+    </Form>
+  );
+}
+
+/**
+ * Changes the status from the detail screen. With JavaScript it applies at once and is rolled back
+ * (the loader's status shows again, with the server's message) if the save is refused.
+ */
+function StatusSwitch({ status, version }: { status: Status; version: number }) {
+  const fetcher = useFetcher<{ error?: Record<string, string[] | null> }>();
+  const shown = (fetcher.formData?.get("status") as Status | undefined) ?? status;
+  const refusal = fetcher.data?.error?.[""]?.join(" ");
+  return (
+    <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="intent" value="status" />
+      <select
+        name="status"
+        aria-label="Status"
+        value={shown}
+        onChange={(event) => fetcher.submit(event.currentTarget.form)}
+        className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {statuses.map((s) => (
+          <option key={s} value={s}>
+            {statusLabels[s]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
+        Set status
+      </button>
+      {refusal ? (
+        <span role="alert" className="text-red-700 dark:text-red-400">
+          {refusal}
+        </span>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

@@ -1,0 +1,294 @@
+import { data, Form, Link, Outlet, redirect, useFetcher, useLocation, useParams } from "react-router";
+import { requireProject } from "~/auth/authorization.server";
+import { safeRedirect } from "~/auth/safe-redirect";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { PriorityText } from "~/components/issue-bits";
+import { LabelChip } from "~/components/label-chip";
+import { parseForm } from "~/forms/parse-form.server";
+import { appContext } from "~/host/app-context.server";
+import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
+import { issueKey, issueSorts, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
+import { quickStatusSchema } from "~/issues/forms.server";
+import { conflictMessage, updateIssue } from "~/issues/issues.server";
+import { listLabels } from "~/labels/labels.server";
+import { listMembers } from "~/workspaces/members.server";
+import { can } from "~/workspaces/roles";
+import type { Route } from "./+types/layout";
+
+export async function loader(args: Route.LoaderArgs) {
+  const { user, workspace, project } = await requireProject(args);
+  const { db } = args.context.get(appContext);
+  const filters = parseIssueFilters(new URL(args.request.url).searchParams);
+  const [page, members, labels] = await Promise.all([
+    listIssues(db, project.id, filters, user.id),
+    listMembers(db, workspace.id),
+    listLabels(db, workspace.id),
+  ]);
+  return {
+    page,
+    filters,
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels,
+    canWrite: can(workspace.role, "issues:write") && !project.archived_at,
+  };
+}
+
+/** Status changes from the list (intent=status): the page comes back as it was, filters and all. */
+export async function action(args: Route.ActionArgs) {
+  const { user, workspace, project } = await requireProject(args, "issues:write");
+  const { db } = args.context.get(appContext);
+  const submission = await parseForm(args.request, quickStatusSchema);
+  if (submission.status !== "success") return data({ refusal: "Choose a status." }, { status: 400 });
+  const { issueId, version, status } = submission.value;
+  const issue = await db.selectFrom("issues").select("id").where("id", "=", issueId).where("project_id", "=", project.id).executeTakeFirst();
+  if (!issue) throw data("Issue not found.", { status: 404 });
+  const saved = await updateIssue(db, { issueId, workspaceId: workspace.id, actorId: user.id, version, changes: { status }, now: new Date() });
+  if ("conflict" in saved) return data({ refusal: conflictMessage(saved) }, { status: 409 });
+  if ("field" in saved) return data({ refusal: saved.message }, { status: 400 });
+  return redirect(safeRedirect(submission.value.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
+}
+
+const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
+
+/** The same list with some parameters changed (and back to page 1 unless the page is what changes). */
+function listHref(filters: IssueFilters, changes: Partial<Record<string, string | number | null>>) {
+  const params = new URLSearchParams();
+  const current: Record<string, string | number | null> = {
+    q: filters.q || null,
+    status: filters.statuses.join(",") || null,
+    assignee: filters.assignee,
+    label: filters.labelId,
+    priority: filters.priority,
+    sort: filters.sort === "updated" ? null : filters.sort,
+    page: null,
+  };
+  for (const [name, value] of Object.entries({ ...current, ...changes })) {
+    if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+export default function IssueList({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, filters, members, labels, canWrite } = loaderData;
+  const params = useParams();
+  const base = `/w/${params.workspace}/p/${params.key}`;
+  const projectKey = (params.key ?? "").toUpperCase();
+  const detailOpen = params.number !== undefined;
+  const search = listHref(filters, { page: page.page > 1 ? page.page : null });
+  const filtered = Boolean(filters.q || filters.statuses.length || filters.assignee || filters.labelId || filters.priority);
+  const selectClass = "rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900";
+
+  return (
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <section aria-labelledby="issues-title" className={detailOpen ? "hidden xl:block" : ""}>
+        <div className="mb-3 flex items-center justify-between gap-3">
+          <h2 id="issues-title" className="text-lg font-semibold">
+            Issues <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({page.total})</span>
+          </h2>
+          {canWrite ? (
+            <Link to={`${base}/issues/new`} className="rounded bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800">
+              New issue
+            </Link>
+          ) : null}
+        </div>
+
+        <Form method="get" role="search" aria-label="Filter issues" className="mb-4 flex flex-wrap items-end gap-2 text-sm">
+          <label className="flex flex-col">
+            Search
+            <input type="search" name="q" defaultValue={filters.q} className={selectClass} />
+          </label>
+          <label className="flex flex-col">
+            Status
+            <select name="status" defaultValue={filters.statuses.join(",")} className={selectClass}>
+              <option value="">Any status</option>
+              <option value="open">Open</option>
+              <option value="closed">Closed</option>
+              {statuses.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabels[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col">
+            Assignee
+            <select name="assignee" defaultValue={filters.assignee ?? ""} className={selectClass}>
+              <option value="">Anyone</option>
+              <option value="me">Me</option>
+              <option value="unassigned">Unassigned</option>
+              {members.map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col">
+            Label
+            <select name="label" defaultValue={filters.labelId ?? ""} className={selectClass}>
+              <option value="">Any label</option>
+              {labels.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col">
+            Priority
+            <select name="priority" defaultValue={filters.priority ?? ""} className={selectClass}>
+              <option value="">Any priority</option>
+              {priorities.map((p) => (
+                <option key={p} value={p}>
+                  {priorityLabels[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col">
+            Sort
+            <select name="sort" defaultValue={filters.sort} className={selectClass}>
+              {issueSorts.map((sort) => (
+                <option key={sort} value={sort}>
+                  {{ updated: "Recently updated", created: "Newest", priority: "Priority", due: "Due date", number: "Number" }[sort]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="rounded border border-zinc-300 px-3 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900">
+            Apply
+          </button>
+          {filtered ? (
+            <Link to="?" className="px-2 py-1 text-indigo-700 underline dark:text-indigo-300">
+              Clear filters
+            </Link>
+          ) : null}
+        </Form>
+
+        {actionData?.refusal ? (
+          <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+            {actionData.refusal}
+          </p>
+        ) : null}
+
+        {page.issues.length ? (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-zinc-200 text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+                <tr>
+                  <th scope="col" className="py-2 pr-2 font-medium">Key</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Title</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Status</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Priority</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Assignee</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Labels</th>
+                  <th scope="col" className="py-2 pr-2 font-medium">Due</th>
+                  <th scope="col" className="py-2 font-medium">Updated</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100 dark:divide-zinc-900">
+                {page.issues.map((issue) => (
+                  <tr key={issue.id} aria-current={params.number === String(issue.number) ? "true" : undefined} className="aria-[current]:bg-indigo-50 dark:aria-[current]:bg-indigo-950">
+                    <td className="py-2 pr-2 font-mono text-xs whitespace-nowrap">{issueKey(projectKey, issue.number)}</td>
+                    <td className="py-2 pr-2">
+                      <Link to={`${base}/issues/${issue.number}${search === "?" ? "" : search}`} className="hover:underline">
+                        {issue.title}
+                      </Link>
+                    </td>
+                    <td className="py-2 pr-2">
+                      <QuickStatus issue={issue} canWrite={canWrite} projectKey={projectKey} />
+                    </td>
+                    <td className="py-2 pr-2">
+                      <PriorityText priority={issue.priority} />
+                    </td>
+                    <td className="py-2 pr-2">{issue.assigneeName ?? <span className="text-zinc-500">Unassigned</span>}</td>
+                    <td className="py-2 pr-2">
+                      <span className="flex flex-wrap gap-1">
+                        {issue.labels.map((label) => (
+                          <LabelChip key={label.id} name={label.name} color={label.color} />
+                        ))}
+                      </span>
+                    </td>
+                    <td className="py-2 pr-2 whitespace-nowrap">{issue.due_date ?? ""}</td>
+                    <td className="py-2 whitespace-nowrap">{dateFormat.format(new Date(issue.updated_at))}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="rounded border border-dashed border-zinc-300 px-4 py-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+            {filtered ? "No issues match these filters. " : "No issues yet. "}
+            {filtered ? (
+              <Link to="?" className="text-indigo-700 underline dark:text-indigo-300">
+                Clear filters
+              </Link>
+            ) : canWrite ? (
+              <Link to={`${base}/issues/new`} className="text-indigo-700 underline dark:text-indigo-300">
+                File the first one
+              </Link>
+            ) : null}
+          </p>
+        )}
+
+        {page.pageCount > 1 ? (
+          <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
+            {page.page > 1 ? <Link to={listHref(filters, { page: page.page - 1 })} rel="prev">Previous page</Link> : null}
+            <span>
+              Page {page.page} of {page.pageCount}
+            </span>
+            {page.page < page.pageCount ? <Link to={listHref(filters, { page: page.page + 1 })} rel="next">Next page</Link> : null}
+          </nav>
+        ) : null}
+      </section>
+      <div className="min-w-0">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A status select on each row. With JavaScript the change applies at once (optimistically) and
+ * rolls back, with the server's message, if it is refused; without, "Set" submits it.
+ */
+function QuickStatus({ issue, canWrite, projectKey }: { issue: { id: number; number: number; status: Status; version: number }; canWrite: boolean; projectKey: string }) {
+  const fetcher = useFetcher<{ refusal?: string }>();
+  const location = useLocation();
+  const pending = fetcher.formData?.get("status") as Status | undefined;
+  const shown = pending ?? issue.status;
+  if (!canWrite) return <span>{statusLabels[issue.status]}</span>;
+  const label = `Status of ${issueKey(projectKey, issue.number)}`;
+  return (
+    <fetcher.Form method="post" action={location.pathname.replace(/\/issues\/.*$/, "/issues")} className="flex items-center gap-1">
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="issueId" value={issue.id} />
+      <input type="hidden" name="version" value={issue.version} />
+      <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+      <select
+        name="status"
+        aria-label={label}
+        value={shown}
+        onChange={(event) => fetcher.submit(event.currentTarget.form)}
+        className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {statuses.map((s) => (
+          <option key={s} value={s}>
+            {statusLabels[s]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="rounded border border-zinc-300 px-1 text-xs dark:border-zinc-700">
+        Set<span className="sr-only"> {label}</span>
+      </button>
+      {fetcher.data?.refusal ? (
+        <span role="alert" className="text-xs text-red-700 dark:text-red-400">
+          {fetcher.data.refusal}
+        </span>
+      ) : null}
+    </fetcher.Form>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;

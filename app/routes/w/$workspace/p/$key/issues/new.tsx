@@ -1,0 +1,58 @@
+import { getFormProps } from "@conform-to/react";
+import { data, Form, redirect } from "react-router";
+import { requireProject } from "~/auth/authorization.server";
+import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FormSummary, SubmitButton } from "~/components/forms";
+import { IssueFieldsForm } from "~/components/issue-fields-form";
+import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
+import { appContext } from "~/host/app-context.server";
+import { type NewIssueForm, newIssueSchema } from "~/issues/forms.server";
+import { createIssue } from "~/issues/issues.server";
+import { listLabels } from "~/labels/labels.server";
+import { listMembers } from "~/workspaces/members.server";
+import type { Route } from "./+types/new";
+
+export async function loader(args: Route.LoaderArgs) {
+  const { workspace } = await requireProject(args, "issues:write");
+  const { db } = args.context.get(appContext);
+  const [members, labels] = await Promise.all([listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  return {
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { user, workspace, project } = await requireProject(args, "issues:write");
+  const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { assigneeId, dueDate, ...fields } = submission.value;
+  const created = await createIssue(args.context.get(appContext).db, {
+    project,
+    reporterId: user.id,
+    fields: { ...fields, assigneeId: assigneeId === "" ? null : assigneeId, dueDate: dueDate || null },
+    now: new Date(),
+  });
+  if ("field" in created) return data(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: 400 });
+  return redirect(`/w/${workspace.slug}/p/${project.key}/issues/${created.number}`);
+}
+
+export default function NewIssue({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useRouteForm<NewIssueForm>({
+    lastResult: actionData,
+    defaultValue: { status: "backlog", priority: "none", assigneeId: "" },
+  });
+  return (
+    <div className="max-w-2xl">
+      <h2 className="mb-4 text-lg font-semibold">New issue</h2>
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormSummary form={form} />
+        <IssueFieldsForm fields={fields} options={loaderData} />
+        <SubmitButton pendingText="Filing…">Create issue</SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
+export const ErrorBoundary = RouteErrorBoundary;
