@@ -111,12 +111,17 @@ export function FormSummary({ form }: { form: FormMetadata<any, string[]> }) {
   );
 }
 
-/** A submit button that shows it is working while its form is being submitted (with JavaScript). */
+/**
+ * A submit button that shows it is working while its form is being submitted (with JavaScript).
+ * On a page with one form per row, `match` names the row (`{ labelId: "3" }`) so that only its
+ * button says so.
+ */
 export function SubmitButton({
   children,
   pendingText,
   name,
   value,
+  match = {},
   variant = "primary",
   form,
 }: {
@@ -124,12 +129,16 @@ export function SubmitButton({
   pendingText?: string;
   name?: string;
   value?: string;
+  match?: Record<string, string | number>;
   variant?: "primary" | "secondary" | "danger";
   form?: string;
 }) {
   const navigation = useNavigation();
+  const submitted = navigation.state === "submitting" ? navigation.formData : undefined;
   const pending =
-    navigation.state === "submitting" && (value === undefined || navigation.formData?.get(name ?? "intent") === value);
+    submitted !== undefined &&
+    (value === undefined || submitted.get(name ?? "intent") === value) &&
+    Object.entries(match).every(([field, expected]) => submitted.get(field) === String(expected));
   const styles = {
     primary: "bg-indigo-700 text-white hover:bg-indigo-800",
     secondary: "border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900",

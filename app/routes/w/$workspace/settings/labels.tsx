@@ -1,4 +1,4 @@
-import { type SubmissionResult, getFormProps, useForm } from "@conform-to/react";
+import { type SubmissionResult, getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -6,6 +6,7 @@ import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/
 import { LabelChip } from "~/components/label-chip";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type LabelForm, labelsSchema } from "~/labels/forms.server";
 import { createLabel, deleteLabel, type LabelProblem, listLabels, maxLabelsPerWorkspace, updateLabel } from "~/labels/labels.server";
@@ -94,7 +95,7 @@ export default function Labels({ loaderData, actionData }: Route.ComponentProps)
 }
 
 function LabelRow({ label, lastResult }: { label: { id: number; name: string; color: string }; lastResult: LastResult | undefined }) {
-  const [form, fields] = useForm<LabelForm>({ id: `label-${label.id}`, lastResult, defaultValue: { name: label.name, color: label.color } });
+  const [form, fields] = useRouteForm<LabelForm>({ id: `label-${label.id}`, lastResult, defaultValue: { name: label.name, color: label.color } });
   return (
     <li aria-label={label.name} className="px-4 py-3">
       <LabelChip name={label.name} color={label.color} />
@@ -107,10 +108,10 @@ function LabelRow({ label, lastResult }: { label: { id: number; name: string; co
         </div>
         <div className="flex gap-2">
           {/* First, so that Enter in the name field saves. */}
-          <SubmitButton name="intent" value="update" variant="secondary" pendingText="Saving…">
+          <SubmitButton name="intent" value="update" match={{ labelId: label.id }} variant="secondary" pendingText="Saving…">
             Save
           </SubmitButton>
-          <SubmitButton name="intent" value="delete" variant="danger" pendingText="Deleting…">
+          <SubmitButton name="intent" value="delete" match={{ labelId: label.id }} variant="danger" pendingText="Deleting…">
             Delete
           </SubmitButton>
         </div>
@@ -120,7 +121,7 @@ function LabelRow({ label, lastResult }: { label: { id: number; name: string; co
 }
 
 function CreateLabelForm({ lastResult }: { lastResult: LastResult | undefined }) {
-  const [form, fields] = useForm<LabelForm>({ id: "create-label", lastResult, defaultValue: { color: labelColors[0] } });
+  const [form, fields] = useRouteForm<LabelForm>({ id: "create-label", lastResult, defaultValue: { color: labelColors[0] } });
   return (
     <Form method="post" {...getFormProps(form)} aria-labelledby="create-label-title" className="mt-3 space-y-4">
       <FormSummary form={form} />

@@ -119,10 +119,10 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
                         </option>
                       ))}
                     </select>
-                    <SubmitButton name="intent" value="change-role" variant="secondary">
+                    <SubmitButton name="intent" value="change-role" match={{ userId: member.userId }} variant="secondary">
                       Change role
                     </SubmitButton>
-                    <SubmitButton name="intent" value="remove" variant="secondary">
+                    <SubmitButton name="intent" value="remove" match={{ userId: member.userId }} variant="secondary">
                       {member.userId === myId ? "Leave" : "Remove"}
                     </SubmitButton>
                   </Form>
@@ -164,7 +164,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
                 </p>
                 <Form method="post">
                   <input type="hidden" name="invitationId" value={invitation.id} />
-                  <SubmitButton name="intent" value="revoke" variant="secondary">
+                  <SubmitButton name="intent" value="revoke" match={{ invitationId: invitation.id }} variant="secondary">
                     Revoke
                   </SubmitButton>
                 </Form>

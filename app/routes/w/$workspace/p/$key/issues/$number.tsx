@@ -224,7 +224,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
                                 <span className="sr-only">Comment</span>
                                 <textarea name="body" defaultValue={entry.body} rows={3} className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
                               </label>
-                              <SubmitButton name="intent" value="edit-comment" variant="secondary">
+                              <SubmitButton name="intent" value="edit-comment" match={{ commentId: entry.id }} variant="secondary">
                                 Save comment
                               </SubmitButton>
                             </Form>
@@ -232,7 +232,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
                         ) : null}
                         <Form method="post">
                           <input type="hidden" name="commentId" value={entry.id} />
-                          <SubmitButton name="intent" value="delete-comment" variant="secondary">
+                          <SubmitButton name="intent" value="delete-comment" match={{ commentId: entry.id }} variant="secondary">
                             Delete comment
                           </SubmitButton>
                         </Form>
