@@ -14,6 +14,7 @@ export default [
   route("w/new", "routes/w/new.tsx"),
   route("w/:workspace", "routes/w/$workspace/layout.tsx", [
     index("routes/w/$workspace/index.tsx"),
+    route("search", "routes/w/$workspace/search.tsx"),
     route("projects/new", "routes/w/$workspace/projects/new.tsx"),
     route("p/:key", "routes/w/$workspace/p/$key/layout.tsx", [
       index("routes/w/$workspace/p/$key/index.tsx"),
@@ -22,6 +23,8 @@ export default [
         route(":number", "routes/w/$workspace/p/$key/issues/$number.tsx"),
       ]),
       route("issues/new", "routes/w/$workspace/p/$key/issues/new.tsx"),
+      route("issues.csv", "routes/w/$workspace/p/$key/issues[.]csv.ts"),
+      route("board", "routes/w/$workspace/p/$key/board.tsx"),
       route("settings", "routes/w/$workspace/p/$key/settings.tsx"),
     ]),
     route("settings", "routes/w/$workspace/settings/layout.tsx", [

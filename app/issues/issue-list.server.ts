@@ -46,7 +46,8 @@ export function parseIssueFilters(params: URLSearchParams): IssueFilters {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function applyFilters<O>(
+/** The list's filters as a WHERE clause on `issues` (the board and the CSV export use them too). */
+export function applyIssueFilters<O>(
   query: SelectQueryBuilder<DB, "issues", O>,
   projectId: number,
   filters: IssueFilters,
@@ -82,14 +83,38 @@ function applyFilters<O>(
   return filtered;
 }
 
+/**
+ * The list's order for each sort, every one total (ending in the id, or the number, unique per
+ * project). The CSV export pages through the same order by keyset: a change here needs the
+ * matching change to `afterCursor` in issues-csv.server.ts.
+ */
+export function orderIssues<O>(query: SelectQueryBuilder<DB, "issues", O>, sort: IssueSort): SelectQueryBuilder<DB, "issues", O> {
+  switch (sort) {
+    case "created":
+      return query.orderBy("issues.created_at", "desc").orderBy("issues.id", "desc");
+    case "priority":
+      return query.orderBy("issues.priority", "desc").orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
+    case "due":
+      // Issues without a due date last, on both databases.
+      return query
+        .orderBy((eb) => eb.case().when("issues.due_date", "is", null).then(1).else(0).end())
+        .orderBy("issues.due_date", "asc")
+        .orderBy("issues.id", "asc");
+    case "number":
+      return query.orderBy("issues.number", "asc");
+    default:
+      return query.orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
+  }
+}
+
 /** One page of a project's issues, filtered and sorted, with its labels — three queries, each on an index. */
 export async function listIssues(db: Database, projectId: number, filters: IssueFilters, meId: number) {
-  const base = applyFilters(db.selectFrom("issues"), projectId, filters, meId);
+  const base = applyIssueFilters(db.selectFrom("issues"), projectId, filters, meId);
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const pageCount = Math.max(1, Math.ceil(Number(total) / issuePageSize));
   const page = Math.min(filters.page, pageCount);
 
-  let rows = base
+  const rows = orderIssues(base, filters.sort)
     .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
     .select([
       "issues.id",
@@ -103,26 +128,6 @@ export async function listIssues(db: Database, projectId: number, filters: Issue
       "issues.updated_at",
       "assignee.name as assigneeName",
     ]);
-  switch (filters.sort) {
-    case "created":
-      rows = rows.orderBy("issues.created_at", "desc").orderBy("issues.id", "desc");
-      break;
-    case "priority":
-      rows = rows.orderBy("issues.priority", "desc").orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
-      break;
-    case "due":
-      // Issues without a due date last, on both databases.
-      rows = rows
-        .orderBy((eb) => eb.case().when("issues.due_date", "is", null).then(1).else(0).end())
-        .orderBy("issues.due_date", "asc")
-        .orderBy("issues.id", "asc");
-      break;
-    case "number":
-      rows = rows.orderBy("issues.number", "asc");
-      break;
-    default:
-      rows = rows.orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
-  }
   const issues = await rows.limit(issuePageSize).offset((page - 1) * issuePageSize).execute();
   const labels = issues.length
     ? await db

@@ -36,6 +36,11 @@ export default function ProjectLayout({ loaderData, params }: Route.ComponentPro
               Issues
             </NavLink>
           </li>
+          <li>
+            <NavLink to={`${base}/board`} className={tabClass}>
+              Board
+            </NavLink>
+          </li>
           {canManage ? (
             <li>
               <NavLink to={`${base}/settings`} className={tabClass}>
