@@ -1,5 +1,6 @@
 // Starts Cairn. By default it serves the production build (building it first if there is none);
 // with NODE_ENV=development it runs the TypeScript sources through Vite with hot reload.
+// `node server.js backup [FILE]` makes an online copy of the embedded database instead.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,7 @@ if (process.env.NODE_ENV === "development") {
     const result = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
-  const { start } = await import(entry.href);
-  await start({ clientDir: fileURLToPath(new URL("./build/client", import.meta.url)) });
+  const server = await import(entry.href);
+  if (process.argv[2] === "backup") await server.backup(process.argv[3]);
+  else await server.start({ clientDir: fileURLToPath(new URL("./build/client", import.meta.url)) });
 }

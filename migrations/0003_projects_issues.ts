@@ -42,7 +42,6 @@ export async function up(db: Kysely<any>, dialect: Dialect) {
     ["issues_project_updated", ["project_id", "updated_at", "id"]],
     ["issues_project_created", ["project_id", "created_at", "id"]],
     ["issues_project_priority", ["project_id", "priority", "updated_at", "id"]],
-    ["issues_project_due", ["project_id", "due_date", "id"]],
     ["issues_project_status", ["project_id", "status", "updated_at", "id"]],
     ["issues_project_assignee", ["project_id", "assignee_id", "updated_at", "id"]],
     ["issues_project_board", ["project_id", "status", "sort_order"]],
@@ -52,6 +51,8 @@ export async function up(db: Kysely<any>, dialect: Dialect) {
   for (const [name, columns] of issueIndexes) {
     await db.schema.createIndex(name).on("issues").columns(columns).execute();
   }
+  // Due date with the undated last: the list orders by this very expression.
+  await sql`create index issues_project_due on issues (project_id, (due_date is null), due_date, id)`.execute(db);
 
   await t
     .withId(db.schema.createTable("labels"))

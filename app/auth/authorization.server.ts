@@ -6,15 +6,15 @@ import { findWorkspaceAccess, type WorkspaceSummary } from "~/workspaces/workspa
 import { currentUserContext } from "./current-user.server";
 import type { SessionUser } from "./sessions.server";
 
-type Args = { request: Request; context: Readonly<RouterContextProvider> };
+/** `url` is the page's URL: `request.url` ends in `.data` when JavaScript loads the data. */
+type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
 export const forbiddenMessage = "You don't have permission to do that.";
 
 /** The signed-in user; anyone else is sent to sign in and brought back here afterwards. */
-export function requireUser({ request, context }: Args): SessionUser {
+export function requireUser({ request, url, context }: Args): SessionUser {
   const user = context.get(currentUserContext);
   if (user) return user;
-  const url = new URL(request.url);
   const here = request.method === "GET" ? url.pathname + url.search : url.pathname;
   throw redirect(`/login?${new URLSearchParams({ redirectTo: here })}`);
 }

@@ -114,8 +114,17 @@ function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
   };
 }
 
+/**
+ * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so
+ * that it is refused before it is read; a streamed one without a length gets 411.
+ */
 const refuseLargeBodies: RequestHandler = (req, res, next) => {
-  if (Number(req.headers["content-length"] ?? 0) <= maxBodyBytes) return next();
+  const length = req.headers["content-length"];
+  if (length === undefined && req.headers["transfer-encoding"]) {
+    res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+    return;
+  }
+  if (Number(length ?? 0) <= maxBodyBytes) return next();
   res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
 };
 

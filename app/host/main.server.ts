@@ -2,6 +2,7 @@ import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { ConfigError, loadConfig } from "~/config/env.server";
 import { resolveSessionSecret } from "~/config/session-secret.server";
+import { backupSqlite, defaultBackupFile } from "~/db/backup.server";
 import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { withErrorDigests } from "~/errors/route-errors.server";
@@ -14,19 +15,35 @@ async function loadBuild(): Promise<ServerBuild> {
   return withErrorDigests(await import("virtual:react-router/server-build"));
 }
 
-/**
- * Starts Cairn: reads the configuration, opens the database, listens (only health checks answer
- * until the migrations are done) and stops gracefully on SIGTERM/SIGINT.
- */
-export async function start(assets: { vite: ViteDevServer } | { clientDir: string }) {
-  let config;
+/** Reads the configuration, or stops with the one line that says what is wrong. */
+function configOrExit() {
   try {
-    config = loadConfig(process.env);
+    return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
+}
+
+/** `npm run backup [-- FILE]`: an online copy of the SQLite database. */
+export async function backup(destination: string | undefined) {
+  const config = configOrExit();
+  if (config.databaseUrl) {
+    console.error("DATABASE_URL is set: back up PostgreSQL with pg_dump (see the README).");
+    process.exit(1);
+  }
+  const file = destination ?? defaultBackupFile(config.dataDir, new Date());
+  const { pages } = await backupSqlite(config.dataDir, file);
+  console.log(`Backed up ${pages} pages to ${file}`);
+}
+
+/**
+ * Starts Cairn: reads the configuration, opens the database, listens (only health checks answer
+ * until the migrations are done) and stops gracefully on SIGTERM/SIGINT.
+ */
+export async function start(assets: { vite: ViteDevServer } | { clientDir: string }) {
+  const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const lifecycle = createLifecycle();
 

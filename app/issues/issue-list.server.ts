@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from "kysely";
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { DB, Status } from "~/db/schema";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
@@ -75,7 +75,8 @@ export function applyIssueFilters<O>(
     const number = /^(?:[a-z]{2,6}-)?(\d{1,9})$/i.exec(filters.q)?.[1];
     filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
       eb.or([
-        eb(eb.fn("lower", ["issues.title"]), "like", eb.val(pattern)),
+        // SQLite needs the escape character named; PostgreSQL's default is the same backslash.
+        sql<boolean>`lower(issues.title) like ${pattern} escape '\\'`,
         ...(number ? [eb("issues.number", "=", Number(number))] : []),
       ]),
     );
@@ -97,7 +98,8 @@ export function orderIssues<O>(query: SelectQueryBuilder<DB, "issues", O>, sort:
     case "due":
       // Issues without a due date last, on both databases.
       return query
-        .orderBy((eb) => eb.case().when("issues.due_date", "is", null).then(1).else(0).end())
+        // `(due_date is null)` exactly as the index issues_project_due has it, so the index is used.
+        .orderBy(sql`(issues.due_date is null)`)
         .orderBy("issues.due_date", "asc")
         .orderBy("issues.id", "asc");
     case "number":

@@ -21,7 +21,7 @@ import type { Route } from "./+types/login";
 
 export function loader(args: Route.LoaderArgs) {
   redirectIfSignedIn(args);
-  return { redirectTo: new URL(args.request.url).searchParams.get("redirectTo") ?? "" };
+  return { redirectTo: args.url.searchParams.get("redirectTo") ?? "" };
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -16,7 +16,7 @@ import type { Route } from "./+types/signup";
 
 export async function loader(args: Route.LoaderArgs) {
   redirectIfSignedIn(args);
-  const url = new URL(args.request.url);
+  const url = args.url;
   const invitationToken = url.searchParams.get("invitation");
   const invitation = invitationToken ? await findInvitation(args.context.get(appContext).db, invitationToken, new Date()) : null;
   return {

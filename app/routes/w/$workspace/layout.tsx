@@ -2,6 +2,7 @@ import { data, Form, Link, NavLink, Outlet, redirect } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
 import { SubmitButton } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { appContext } from "~/host/app-context.server";
@@ -47,6 +48,18 @@ export default function WorkspaceLayout({ loaderData, actionData }: Route.Compon
     <div className="flex flex-col gap-8 md:flex-row">
       <aside className="md:w-56 md:shrink-0">
         <p className="text-lg font-semibold">{workspace.name}</p>
+        <Form method="get" action={`${base}/search`} role="search" aria-label="Workspace search" className="mt-3">
+          <label htmlFor="sidebar-search" className="sr-only">
+            Search issues
+          </label>
+          <input
+            id="sidebar-search"
+            type="search"
+            name="q"
+            placeholder="Search issues…"
+            className="w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 dark:placeholder:text-zinc-400"
+          />
+        </Form>
         <nav aria-label="Workspace" className="mt-3 space-y-1 text-sm">
           <NavLink to={base} end className={navLink}>
             My issues
@@ -123,6 +136,7 @@ export default function WorkspaceLayout({ loaderData, actionData }: Route.Compon
       <div className="min-w-0 flex-1">
         <Outlet />
       </div>
+      <KeyboardShortcuts />
     </div>
   );
 }

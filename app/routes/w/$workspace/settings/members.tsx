@@ -47,7 +47,7 @@ export async function action(args: Route.ActionArgs) {
         const errors = invited.field ? { fieldErrors: { [invited.field]: [invited.message] } } : { formErrors: [invited.message] };
         return data(submission.reply(errors), { status: invited.status });
       }
-      const link = new URL(`/invitations/${invited.token}`, args.request.url).toString();
+      const link = new URL(`/invitations/${invited.token}`, args.url).toString();
       return done(`Invitation created for ${form.email}. Send them this link; it works for 7 days.`, link);
     }
     case "change-role": {

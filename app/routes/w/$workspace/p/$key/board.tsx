@@ -29,7 +29,7 @@ import type { Route } from "./+types/board";
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
-  const filters = parseIssueFilters(new URL(args.request.url).searchParams);
+  const filters = parseIssueFilters(args.url.searchParams);
   return {
     columns: await loadBoard(args.context.get(appContext).db, project.id, filters, user.id),
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
@@ -51,8 +51,7 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return data({ refusal: "That move was not valid." }, { status: 400 });
   const moved = await moveIssue(args.context.get(appContext).db, { ...submission.value, projectId: project.id, workspaceId: workspace.id, actorId: user.id, now: new Date() });
   if (!moved.ok) throw data(moved.message, { status: moved.status });
-  const url = new URL(args.request.url);
-  return redirect(url.pathname + url.search);
+  return redirect(args.url.pathname + args.url.search);
 }
 
 type Column = Route.ComponentProps["loaderData"]["columns"][number];

@@ -51,7 +51,8 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const form = submission.value;
   const now = new Date();
-  const back = redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
+  // args.url, not request.url: with JavaScript the request is for the `.data` URL.
+  const back = redirect(args.url.pathname + args.url.search);
 
   if (form.intent === "update" || form.intent === "status") {
     const changes =
@@ -108,7 +109,8 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
   const { issue, key, timeline, members, labels, meId, writable, canDeleteAny } = loaderData;
   const location = useLocation();
   const listHref = `${location.pathname.replace(/\/\d+$/, "")}${location.search}`;
-  const lastIntent = (actionData?.initialValue as { intent?: string } | undefined)?.intent;
+  const submitted = actionData?.initialValue as { intent?: string; commentId?: string; body?: string } | undefined;
+  const lastIntent = submitted?.intent;
   const [form, fields] = useRouteForm<EditIssueForm>({
     id: "edit-issue",
     lastResult: lastIntent === "update" ? actionData : undefined,
@@ -122,7 +124,12 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
       labelIds: issue.labels.map((l) => String(l.id)),
     },
   });
-  const conflict = lastIntent !== "update" && actionData?.status === "error" ? actionData.error?.[""] : undefined;
+  // Refusals of the forms without fields of their own (status, delete-comment): every message at the top.
+  const refusal =
+    lastIntent !== "update" && lastIntent !== "comment" && lastIntent !== "edit-comment" && actionData?.error
+      ? Object.values(actionData.error).flat().filter(Boolean)
+      : [];
+  const commentEditError = lastIntent === "edit-comment" ? Object.values(actionData?.error ?? {}).flat().filter((e): e is string => Boolean(e)) : [];
 
   return (
     <article aria-labelledby="issue-title" className="min-w-0">
@@ -134,9 +141,9 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         {issue.title}
       </h2>
 
-      {conflict ? (
+      {refusal.length ? (
         <p role="alert" className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-          {conflict.join(" ")}
+          {refusal.join(" ")}
         </p>
       ) : null}
 
@@ -216,19 +223,10 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
                     {writable && (entry.authorId === meId || canDeleteAny) ? (
                       <div className="mt-2 flex flex-wrap items-start gap-2 text-sm">
                         {entry.authorId === meId ? (
-                          <details>
-                            <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">Edit comment</summary>
-                            <Form method="post" className="mt-2 space-y-2">
-                              <input type="hidden" name="commentId" value={entry.id} />
-                              <label className="block">
-                                <span className="sr-only">Comment</span>
-                                <textarea name="body" defaultValue={entry.body} rows={3} className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
-                              </label>
-                              <SubmitButton name="intent" value="edit-comment" match={{ commentId: entry.id }} variant="secondary">
-                                Save comment
-                              </SubmitButton>
-                            </Form>
-                          </details>
+                          <CommentEditForm
+                            comment={entry}
+                            refused={submitted?.commentId === String(entry.id) ? { errors: commentEditError, body: submitted.body ?? "" } : undefined}
+                          />
                         ) : null}
                         <Form method="post">
                           <input type="hidden" name="commentId" value={entry.id} />
@@ -247,6 +245,38 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
       </section>
     </article>
+  );
+}
+
+/** Editing one's own comment; a refused edit reopens with the message and what was typed. */
+function CommentEditForm({ comment, refused }: { comment: { id: number; body: string }; refused?: { errors: string[]; body: string } }) {
+  const errorId = `comment-${comment.id}-error`;
+  return (
+    <details open={refused !== undefined}>
+      <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">Edit comment</summary>
+      <Form method="post" className="mt-2 space-y-2">
+        <input type="hidden" name="commentId" value={comment.id} />
+        <label className="block">
+          <span className="sr-only">Comment</span>
+          <textarea
+            name="body"
+            defaultValue={refused?.body ?? comment.body}
+            rows={3}
+            aria-invalid={refused?.errors.length ? true : undefined}
+            aria-describedby={refused?.errors.length ? errorId : undefined}
+            className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+          />
+        </label>
+        {refused?.errors.length ? (
+          <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
+            {refused.errors.join(" ")}
+          </p>
+        ) : null}
+        <SubmitButton name="intent" value="edit-comment" match={{ commentId: comment.id }} variant="secondary">
+          Save comment
+        </SubmitButton>
+      </Form>
+    </details>
   );
 }
 
@@ -286,7 +316,7 @@ function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteFor
 function StatusSwitch({ status, version }: { status: Status; version: number }) {
   const fetcher = useFetcher<{ error?: Record<string, string[] | null> }>();
   const shown = (fetcher.formData?.get("status") as Status | undefined) ?? status;
-  const refusal = fetcher.data?.error?.[""]?.join(" ");
+  const refusal = Object.values(fetcher.data?.error ?? {}).flat().filter(Boolean).join(" ");
   return (
     <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="version" value={version} />

@@ -18,7 +18,7 @@ import type { Route } from "./+types/layout";
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
   const { db } = args.context.get(appContext);
-  const filters = parseIssueFilters(new URL(args.request.url).searchParams);
+  const filters = parseIssueFilters(args.url.searchParams);
   const [page, members, labels] = await Promise.all([
     listIssues(db, project.id, filters, user.id),
     listMembers(db, workspace.id),
@@ -86,6 +86,10 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           <h2 id="issues-title" className="text-lg font-semibold">
             Issues <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({page.total})</span>
           </h2>
+          {/* A document request (reloadDocument), so that the browser downloads it, with or without JavaScript. */}
+          <Link reloadDocument to={`${base}/issues.csv${listHref(filters, {}).replace(/^\?$/, "")}`} className="ml-auto text-sm text-indigo-700 underline dark:text-indigo-300">
+            Export CSV
+          </Link>
           {canWrite ? (
             <Link to={`${base}/issues/new`} className="rounded bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800">
               New issue
@@ -192,7 +196,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
                   <tr key={issue.id} aria-current={params.number === String(issue.number) ? "true" : undefined} className="aria-[current]:bg-indigo-50 dark:aria-[current]:bg-indigo-950">
                     <td className="py-2 pr-2 font-mono text-xs whitespace-nowrap">{issueKey(projectKey, issue.number)}</td>
                     <td className="py-2 pr-2">
-                      <Link to={`${base}/issues/${issue.number}${search === "?" ? "" : search}`} className="hover:underline">
+                      <Link to={`${base}/issues/${issue.number}${search === "?" ? "" : search}`} data-issue-link className="hover:underline">
                         {issue.title}
                       </Link>
                     </td>

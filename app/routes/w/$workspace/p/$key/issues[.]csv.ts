@@ -1,0 +1,33 @@
+import { requireProject } from "~/auth/authorization.server";
+import { reportUnexpectedError } from "~/errors/report.server";
+import { appContext } from "~/host/app-context.server";
+import { parseIssueFilters } from "~/issues/issue-list.server";
+import { issuesCsvFileName, streamIssuesCsv } from "~/issues/issues-csv.server";
+import type { Route } from "./+types/issues[.]csv";
+
+const routeId = "routes/w/$workspace/p/$key/issues[.]csv";
+
+/**
+ * The issue list as CSV (SPEC §2): the same filters and order as the list's URL, every page of it.
+ * Anyone who may read the project may export it (SPEC §6, viewers too).
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { user, project } = await requireProject(args);
+  const services = args.context.get(appContext);
+  const { request } = args;
+  const body = await streamIssuesCsv(services.db, {
+    project,
+    filters: parseIssueFilters(new URL(request.url).searchParams),
+    meId: user.id,
+    signal: request.signal,
+    // Once the download has started its status is sent: an error can only cut it short, and be reported.
+    onError: (error) => reportUnexpectedError(error, { services, request, route: routeId }),
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${issuesCsvFileName(project.key)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,276 @@
+import { sql } from "kysely";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { Status } from "~/db/schema";
+
+/** SPEC §9. */
+export const searchPageSize = 50;
+/** Longer queries are cut: nobody types more, and it bounds the work a request can ask for. */
+export const maxQueryLength = 200;
+export const maxSearchTerms = 10;
+/** About how long a result's snippet is, in characters. */
+export const snippetLength = 160;
+
+/** `[start, end)` of a matching word, in UTF-16 code units of the string it belongs to. */
+export type HighlightRange = { start: number; end: number };
+
+export type SearchResult = {
+  issueId: number;
+  projectKey: string;
+  number: number;
+  title: string;
+  status: Status;
+  titleHighlights: HighlightRange[];
+  /** Whitespace-collapsed text around the first match in the description or in the matching comment. */
+  snippet: string;
+  snippetHighlights: HighlightRange[];
+};
+
+export type SearchPage = { results: SearchResult[]; total: number; page: number; pageCount: number };
+
+const wordPattern = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The words of a query: runs of letters and digits, nothing else, so that no operator or quote of
+ * either database's query language can come from the user. Distinct (ignoring case), at most
+ * `maxSearchTerms`, from the first `maxQueryLength` characters.
+ */
+export function searchTerms(q: string): string[] {
+  const terms: string[] = [];
+  const seen = new Set<string>();
+  for (const [word] of q.normalize("NFC").slice(0, maxQueryLength).matchAll(wordPattern)) {
+    const folded = foldWord(word);
+    if (seen.has(folded)) continue;
+    seen.add(folded);
+    terms.push(word);
+    if (terms.length === maxSearchTerms) break;
+  }
+  return terms;
+}
+
+/**
+ * Accented Latin letters and their base letter, exactly as migrations/0004_search.ts builds
+ * PostgreSQL's `cairn_search_text` (SQLite's remove_diacritics does the same in its tokenizer).
+ */
+function latinFoldPairs(): [from: string, to: string] {
+  let from = "";
+  let to = "";
+  for (const [low, high] of [[0xc0, 0x24f], [0x1e00, 0x1eff]] as const) {
+    for (let code = low; code <= high; code++) {
+      const letter = String.fromCodePoint(code);
+      const decomposed = letter.normalize("NFD");
+      if (/^[A-Za-z]\p{M}+$/u.test(decomposed)) {
+        from += letter;
+        to += decomposed[0]!.toLowerCase();
+      }
+    }
+  }
+  return [from, to];
+}
+
+const foldMap: ReadonlyMap<string, string> = (() => {
+  const [from, to] = latinFoldPairs();
+  return new Map([...from].map((letter, i) => [letter, to[i]!]));
+})();
+
+const foldLetters = (text: string) => {
+  let folded = "";
+  for (const char of text) folded += foldMap.get(char) ?? char;
+  return folded;
+};
+
+/** Lower case, accents of Latin letters removed: how both databases compare words. */
+export function foldWord(word: string): string {
+  return foldLetters(foldLetters(word).toLowerCase());
+}
+
+/** Where in `text` words start with one of the (folded) terms — the words to wrap in <mark>. */
+export function highlightRanges(text: string, foldedTerms: readonly string[]): HighlightRange[] {
+  const ranges: HighlightRange[] = [];
+  if (!foldedTerms.length) return ranges;
+  for (const match of text.matchAll(wordPattern)) {
+    const word = foldWord(match[0]);
+    if (foldedTerms.some((term) => word.startsWith(term))) ranges.push({ start: match.index, end: match.index + match[0].length });
+  }
+  return ranges;
+}
+
+/**
+ * A short excerpt of `text` (whitespace collapsed) that starts at a word boundary a little before
+ * its first match, with "…" where it was cut, and the ranges to highlight in it.
+ */
+export function makeSnippet(text: string, foldedTerms: readonly string[], length = snippetLength): { snippet: string; highlights: HighlightRange[] } {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const first = highlightRanges(flat, foldedTerms)[0];
+  let start = 0;
+  if (first && first.end > length - 20) {
+    // About a quarter of the snippet before the match, from the start of a word.
+    const space = flat.indexOf(" ", Math.max(0, first.start - Math.floor(length / 4)));
+    start = space !== -1 && space < first.start ? space + 1 : first.start;
+  }
+  let end = Math.min(flat.length, start + length);
+  if (end < flat.length) {
+    const space = flat.lastIndexOf(" ", end);
+    if (space > start && (!first || space >= first.end)) end = space;
+    // Never cut a character outside the Basic Multilingual Plane (an emoji) in half.
+    const code = flat.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  }
+  const snippet = (start > 0 ? "… " : "") + flat.slice(start, end).trimEnd() + (end < flat.length ? " …" : "");
+  return { snippet, highlights: highlightRanges(snippet, foldedTerms) };
+}
+
+type Hit = {
+  issue_id: number;
+  comment_id: number | null;
+  number: number;
+  title: string;
+  status: Status;
+  description: string;
+  project_key: string;
+  comment_body: string | null;
+  total: number;
+};
+
+/** FTS5: each term a string (double-quoted, so never an operator), prefix-matched, all required. */
+function sqliteMatch(terms: readonly string[]) {
+  return terms.map((term) => `"${term}"*`).join(" ");
+}
+
+/** PostgreSQL: each term a quoted lexeme, folded as the index is, prefix-matched, all required. */
+function postgresQuery(terms: readonly string[]) {
+  return terms.map((term) => `'${foldWord(term)}':*`).join(" & ");
+}
+
+/**
+ * One page of results, best match first: the rows of the index that match, one per issue (its
+ * best-ranked row: the issue itself or one of its comments), of the workspace's projects only.
+ */
+async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, terms: readonly string[], page: number): Promise<Hit[]> {
+  const limit = searchPageSize;
+  const offset = (page - 1) * searchPageSize;
+  if (dialect === "sqlite") {
+    // bm25: lower is better; a title counts ten times a description or comment. The hits are
+    // materialized so that bm25() runs in the full-text query, not in the aggregate around it.
+    const result = await sql<Hit>`
+      with hits as materialized (
+        select rowid as hit, bm25(search_index, 10.0, 1.0) as rank from search_index where search_index match ${sqliteMatch(terms)}
+      ),
+      resolved as (
+        select case when h.hit % 2 = 0 then h.hit / 2 else c.issue_id end as issue_id,
+               case when h.hit % 2 = 1 then c.id end as comment_id,
+               h.rank
+        from hits h left join comments c on h.hit % 2 = 1 and c.id = h.hit / 2 and c.deleted_at is null
+      ),
+      ranked as (
+        select r.issue_id, r.comment_id, r.rank,
+               row_number() over (partition by r.issue_id order by r.rank, r.comment_id) as n
+        from resolved r
+        join issues i on i.id = r.issue_id
+        join projects p on p.id = i.project_id
+        where p.workspace_id = ${workspaceId}
+      )
+      select r.issue_id, r.comment_id, i.number, i.title, i.status, i.description, p.key as project_key,
+             c.body as comment_body, count(*) over () as total
+      from ranked r
+      join issues i on i.id = r.issue_id
+      join projects p on p.id = i.project_id
+      left join comments c on c.id = r.comment_id
+      where r.n = 1
+      order by r.rank, r.issue_id desc
+      limit ${limit} offset ${offset}`.execute(db);
+    return result.rows;
+  }
+  // ts_rank: higher is better; weights A (title) 1.0, B (description) 0.4, comments (D) 0.1.
+  const result = await sql<Hit>`
+    with query as (select to_tsquery('simple', ${postgresQuery(terms)}) as q),
+    hits as (
+      select i.id as issue_id, null::integer as comment_id, ts_rank(i.search_vector, query.q) as rank
+      from query, issues i join projects p on p.id = i.project_id
+      where p.workspace_id = ${workspaceId} and i.search_vector @@ query.q
+      union all
+      select c.issue_id, c.id, ts_rank(c.search_vector, query.q)
+      from query, comments c join issues i on i.id = c.issue_id join projects p on p.id = i.project_id
+      where p.workspace_id = ${workspaceId} and c.deleted_at is null and c.search_vector @@ query.q
+    ),
+    ranked as (
+      select issue_id, comment_id, rank,
+             row_number() over (partition by issue_id order by rank desc, comment_id nulls first) as n
+      from hits
+    )
+    select r.issue_id, r.comment_id, i.number, i.title, i.status, i.description, p.key as project_key,
+           c.body as comment_body, count(*) over () as total
+    from ranked r
+    join issues i on i.id = r.issue_id
+    join projects p on p.id = i.project_id
+    left join comments c on c.id = r.comment_id
+    where r.n = 1
+    order by r.rank desc, r.issue_id desc
+    limit ${limit} offset ${offset}`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Full-text search over the titles, descriptions and live comments of a workspace's issues
+ * (SPEC §2): every word must match (as a word or the start of one), case and Latin accents
+ * ignored; titles rank above descriptions and comments. Any input is safe: only the query's words
+ * reach the database, as bound parameters; a query without words finds nothing.
+ */
+export async function searchIssues(
+  handle: DatabaseHandle,
+  { workspaceId, q, page = 1 }: { workspaceId: number; q: string; page?: number },
+): Promise<SearchPage> {
+  const terms = searchTerms(q);
+  if (!terms.length) return { results: [], total: 0, page: 1, pageCount: 1 };
+  let current = Number.isSafeInteger(page) && page > 1 ? page : 1;
+  let rows = await findHits(handle, workspaceId, terms, current);
+  if (!rows.length && current > 1) {
+    // Past the last page (an old link): show the last one.
+    const first = await findHits(handle, workspaceId, terms, 1);
+    const total = first.length ? Number(first[0]!.total) : 0;
+    current = Math.max(1, Math.ceil(total / searchPageSize));
+    rows = current === 1 ? first : await findHits(handle, workspaceId, terms, current);
+  }
+  const total = rows.length ? Number(rows[0]!.total) : 0;
+  const folded = terms.map(foldWord);
+  const results = rows.map((row): SearchResult => {
+    const { snippet, highlights } = makeSnippet(row.comment_body ?? row.description, folded);
+    return {
+      issueId: Number(row.issue_id),
+      projectKey: row.project_key,
+      number: Number(row.number),
+      title: row.title,
+      status: row.status,
+      titleHighlights: highlightRanges(row.title, folded),
+      snippet,
+      snippetHighlights: highlights,
+    };
+  });
+  return { results, total, page: current, pageCount: Math.max(1, Math.ceil(total / searchPageSize)) };
+}
+
+/** `WEB-42` (any case, spaces around allowed): a project key and an issue number. */
+export function parseIssueKey(text: string): { projectKey: string; number: number } | null {
+  const match = /^\s*([A-Za-z]{2,6})-([1-9]\d{0,9})\s*$/.exec(text);
+  if (!match) return null;
+  const number = Number(match[2]);
+  return number <= 2_147_483_647 ? { projectKey: match[1]!.toUpperCase(), number } : null;
+}
+
+/** The issue a key like `WEB-42` names in the workspace, if there is one: where "jump to" goes. */
+export async function findIssueByKey(
+  db: Database,
+  workspaceId: number,
+  text: string,
+): Promise<{ issueId: number; projectKey: string; number: number } | undefined> {
+  const key = parseIssueKey(text);
+  if (!key) return undefined;
+  const issue = await db
+    .selectFrom("issues")
+    .innerJoin("projects", "projects.id", "issues.project_id")
+    .select(["issues.id", "projects.key", "issues.number"])
+    .where("projects.workspace_id", "=", workspaceId)
+    .where("projects.key", "=", key.projectKey)
+    .where("issues.number", "=", key.number)
+    .executeTakeFirst();
+  return issue && { issueId: issue.id, projectKey: issue.key, number: issue.number };
+}
