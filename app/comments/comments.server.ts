@@ -45,8 +45,14 @@ export async function editComment(
   if (!comment) return notFound;
   if (comment.author_id !== edit.actorId) return notYours;
   const now = edit.now.toISOString();
-  await db.updateTable("comments").set({ body: edit.body, edited_at: now, updated_at: now }).where("id", "=", comment.id).execute();
-  return { ok: true };
+  // Still not deleted at the moment of writing: a deletion in between wins.
+  const edited = await db
+    .updateTable("comments")
+    .set({ body: edit.body, edited_at: now, updated_at: now })
+    .where("id", "=", comment.id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return Number(edited.numUpdatedRows) > 0 ? { ok: true } : notFound;
 }
 
 /**
@@ -61,8 +67,15 @@ export async function deleteComment(
   if (!comment) return notFound;
   if (comment.author_id !== removal.actorId && !removal.canDeleteAny) return notYours;
   const now = removal.now.toISOString();
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable("comments").set({ body: "", deleted_at: now, updated_at: now }).where("id", "=", comment.id).execute();
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .updateTable("comments")
+      .set({ body: "", deleted_at: now, updated_at: now })
+      .where("id", "=", comment.id)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    // Someone deleted it a moment ago: one deletion, one activity.
+    if (Number(deleted.numUpdatedRows) === 0) return notFound;
     const { version } = await trx.selectFrom("issues").select("version").where("id", "=", removal.issueId).executeTakeFirstOrThrow();
     await trx
       .insertInto("activities")
@@ -76,8 +89,8 @@ export async function deleteComment(
         created_at: now,
       })
       .execute();
+    return { ok: true } as const;
   });
-  return { ok: true };
 }
 
 export type TimelineEntry =

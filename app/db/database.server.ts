@@ -1,7 +1,19 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type DialectAdapter, Kysely, PostgresDialect, sql, SqliteAdapter, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  sql,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 
@@ -41,7 +53,26 @@ class SqliteMigrationLockAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Every transaction of ours writes, so it starts with BEGIN IMMEDIATE: it takes the write lock
+ * first and waits (busy_timeout) for another process's. A plain BEGIN that reads first would fail
+ * at once with SQLITE_BUSY when another process wrote in between.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
 class CairnSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+
   override createAdapter(): DialectAdapter {
     return new SqliteMigrationLockAdapter();
   }

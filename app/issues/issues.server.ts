@@ -148,6 +148,8 @@ async function describeConflict(trx: Trx, issueId: number, version: number): Pro
     .select(["activities.kind", "users.name"])
     .where("activities.issue_id", "=", issueId)
     .where("activities.issue_version", ">", version)
+    // Field changes only: a deleted comment is no conflicting edit.
+    .where("activities.kind", "in", Object.keys(changedFieldNames) as ActivityKind[])
     .orderBy("activities.id")
     .execute();
   const names = [...new Set(changes.map((c) => c.name ?? "someone"))];
@@ -187,7 +189,12 @@ export async function updateIssue(
       .executeTakeFirstOrThrow();
     if (current.version !== update.version) return describeConflict(trx, update.issueId, update.version);
 
-    const references = await checkReferences(trx, update.workspaceId, update.changes);
+    // An assignee kept as it was is not checked again (they may have become a viewer since).
+    const assigneeChanges = update.changes.assigneeId !== undefined && update.changes.assigneeId !== current.assignee_id;
+    const references = await checkReferences(trx, update.workspaceId, {
+      ...update.changes,
+      assigneeId: assigneeChanges ? update.changes.assigneeId : undefined,
+    });
     if ("field" in references) return references;
     const currentLabels = await trx
       .selectFrom("issue_labels")

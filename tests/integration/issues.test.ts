@@ -1,0 +1,582 @@
+/**
+ * Issues on every database: numbering per project, the references an issue may hold (assignee,
+ * labels), and updateIssue's contract — one activity row per changed field, versions, conflicts
+ * that name who changed what, closed_at (SPEC §3, §4, §5, §9).
+ */
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { addComment, deleteComment } from "~/comments/comments.server";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import type { DB, Role } from "~/db/schema";
+import {
+  type Conflict,
+  conflictMessage,
+  createIssue,
+  findIssue,
+  type IssueFields,
+  parseIssueNumber,
+  updateIssue,
+} from "~/issues/issues.server";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+
+const t0 = new Date("2025-03-01T12:00:00.000Z");
+const t1 = new Date("2025-03-02T08:30:00.000Z");
+const t2 = new Date("2025-03-03T09:15:00.000Z");
+const t3 = new Date("2025-03-04T10:45:00.000Z");
+
+const assigneeProblem = { field: "assigneeId", message: "Choose a member of this workspace who can work on issues." };
+const foreignLabelProblem = { field: "labelIds", message: "Choose labels of this workspace." };
+const tooManyLabelsProblem = { field: "labelIds", message: "An issue can have at most 10 labels." };
+
+/** Children first, so that every foreign key is satisfied while emptying. */
+const emptiedTables: (keyof DB)[] = ["activities", "comments", "issue_labels", "issues", "labels", "projects", "memberships", "workspaces", "users"];
+
+const fields = (overrides: Partial<IssueFields> = {}): IssueFields => ({
+  title: "Login button does nothing",
+  description: "",
+  status: "backlog",
+  priority: "none",
+  assigneeId: null,
+  labelIds: [],
+  dueDate: null,
+  ...overrides,
+});
+
+describe("parseIssueNumber", () => {
+  it.each(["1", "7", "42", "2147483647"])("accepts %j", (raw) => {
+    expect(parseIssueNumber(raw)).toBe(Number(raw));
+  });
+
+  it.each(["0", "-1", "abc", "1.5", "01", "99999999999", "2147483648", "", " 1", "1 ", "1e3", "+1", "0x1", "١"])(
+    "rejects %j",
+    (raw) => {
+      expect(parseIssueNumber(raw)).toBeNull();
+    },
+  );
+
+  it("rejects undefined", () => {
+    expect(parseIssueNumber(undefined)).toBeNull();
+  });
+});
+
+describe.each(testDialects)("issues on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let db: Database;
+  let workspaceId: number;
+  let otherWorkspaceId: number;
+  let web: { id: number; workspace_id: number };
+  let api: { id: number; workspace_id: number };
+  /** Ada owns acme; Grace and Linus are members; Victor a viewer; Oscar owns another workspace. */
+  let ada: number;
+  let grace: number;
+  let linus: number;
+  let victor: number;
+  let oscar: number;
+  /** acme's labels by name, and one label of Oscar's workspace. */
+  let labels: Record<string, number>;
+  let foreignLabel: number;
+
+  async function insertUser(name: string): Promise<number> {
+    const now = t0.toISOString();
+    const row = await db
+      .insertInto("users")
+      .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async function insertWorkspace(slug: string): Promise<number> {
+    const now = t0.toISOString();
+    const row = await db
+      .insertInto("workspaces")
+      .values({ slug, name: slug, created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async function addMember(workspace: number, userId: number, role: Role) {
+    const now = t0.toISOString();
+    await db.insertInto("memberships").values({ workspace_id: workspace, user_id: userId, role, created_at: now, updated_at: now }).execute();
+  }
+
+  async function insertProject(workspace: number, key: string) {
+    const now = t0.toISOString();
+    return db
+      .insertInto("projects")
+      .values({ workspace_id: workspace, key, name: key, created_at: now, updated_at: now })
+      .returning(["id", "workspace_id"])
+      .executeTakeFirstOrThrow();
+  }
+
+  async function insertLabel(workspace: number, name: string): Promise<number> {
+    const now = t0.toISOString();
+    const row = await db
+      .insertInto("labels")
+      .values({ workspace_id: workspace, name, color: "blue", created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  // One database per dialect (creating a PostgreSQL database per test is slow); each test starts empty.
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = database.open();
+    await migrateToLatest(handle);
+    db = handle.db;
+  });
+
+  afterAll(async () => {
+    await handle?.db.destroy();
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    for (const table of emptiedTables) await db.deleteFrom(table).execute();
+    ada = await insertUser("Ada");
+    grace = await insertUser("Grace");
+    linus = await insertUser("Linus");
+    victor = await insertUser("Victor");
+    oscar = await insertUser("Oscar");
+    workspaceId = await insertWorkspace("acme");
+    otherWorkspaceId = await insertWorkspace("other");
+    await addMember(workspaceId, ada, "owner");
+    await addMember(workspaceId, grace, "member");
+    await addMember(workspaceId, linus, "member");
+    await addMember(workspaceId, victor, "viewer");
+    await addMember(otherWorkspaceId, oscar, "owner");
+    web = await insertProject(workspaceId, "WEB");
+    api = await insertProject(workspaceId, "API");
+    labels = {};
+    // Capitalised names: "sorted" is then the same order in JavaScript, SQLite and PostgreSQL.
+    for (const name of ["Security", "Bug", "Frontend", "Docs", "Design", "Backend", "Infra", "Mobile", "Perf", "Ux", "Zeta"]) {
+      labels[name] = await insertLabel(workspaceId, name);
+    }
+    foreignLabel = await insertLabel(otherWorkspaceId, "Bug");
+  });
+
+  const label = (name: string) => labels[name]!;
+
+  async function create(overrides: Partial<IssueFields> = {}, project = web, now = t0) {
+    return createIssue(db, { project, reporterId: ada, fields: fields(overrides), now });
+  }
+
+  async function createNumber(overrides: Partial<IssueFields> = {}, project = web, now = t0): Promise<number> {
+    const created = await create(overrides, project, now);
+    if (!("number" in created)) throw new Error(`not created: ${JSON.stringify(created)}`);
+    return created.number;
+  }
+
+  async function issueRow(number: number, project = web) {
+    return db.selectFrom("issues").selectAll().where("project_id", "=", project.id).where("number", "=", number).executeTakeFirstOrThrow();
+  }
+
+  async function labelIdsOf(issueId: number) {
+    const rows = await db.selectFrom("issue_labels").select("label_id").where("issue_id", "=", issueId).execute();
+    return rows.map((r) => r.label_id).sort((a, b) => a - b);
+  }
+
+  async function activitiesOf(issueId: number) {
+    return db
+      .selectFrom("activities")
+      .select(["kind", "actor_id", "issue_version", "from_value", "to_value", "created_at"])
+      .where("issue_id", "=", issueId)
+      .orderBy("id")
+      .execute();
+  }
+
+  async function issueCount() {
+    const { count } = await db.selectFrom("issues").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  const update = (
+    issueId: number,
+    version: number,
+    changes: Partial<IssueFields>,
+    options: { actorId?: number; now?: Date } = {},
+  ) => updateIssue(db, { issueId, workspaceId, actorId: options.actorId ?? ada, version, changes, now: options.now ?? t1 });
+
+  describe("numbering", () => {
+    it("starts at 1 in each project, counts independently, and never reuses a number", async () => {
+      expect(await createNumber()).toBe(1);
+      expect(await createNumber()).toBe(2);
+      expect(await createNumber({}, api)).toBe(1);
+      expect(await createNumber()).toBe(3);
+      expect(await createNumber({}, api)).toBe(2);
+
+      // WEB-3 goes away (deleted by hand): its number is not handed out again.
+      await db.deleteFrom("issues").where("project_id", "=", web.id).where("number", "=", 3).execute();
+      expect(await createNumber()).toBe(4);
+      const numbers = await db.selectFrom("issues").select("number").where("project_id", "=", web.id).orderBy("number").execute();
+      expect(numbers.map((n) => n.number)).toEqual([1, 2, 4]);
+
+      // A project of another workspace starts at 1 as well.
+      const other = await insertProject(otherWorkspaceId, "WEB");
+      expect(await createIssue(db, { project: other, reporterId: oscar, fields: fields(), now: t0 })).toEqual({ number: 1 });
+    });
+
+    it("takes no number for an issue it refuses", async () => {
+      expect(await createNumber()).toBe(1);
+      expect(await create({ assigneeId: victor })).toEqual(assigneeProblem);
+      expect(await create({ labelIds: [foreignLabel] })).toEqual(foreignLabelProblem);
+      expect(await createNumber()).toBe(2);
+    });
+
+    it("stores what was filed, at version 1, with a 'created' activity", async () => {
+      const number = await createNumber({
+        title: "Crash on save",
+        description: "Steps:\n1. save",
+        status: "todo",
+        priority: "high",
+        assigneeId: grace,
+        labelIds: [label("Frontend"), label("Bug")],
+        dueDate: "2025-04-30",
+      });
+      const row = await issueRow(number);
+      expect(row).toMatchObject({
+        number: 1,
+        title: "Crash on save",
+        description: "Steps:\n1. save",
+        status: "todo",
+        priority: 3,
+        assignee_id: grace,
+        reporter_id: ada,
+        due_date: "2025-04-30",
+        closed_at: null,
+        version: 1,
+        created_at: t0.toISOString(),
+        updated_at: t0.toISOString(),
+      });
+      expect(await labelIdsOf(row.id)).toEqual([label("Frontend"), label("Bug")].sort((a, b) => a - b));
+      expect(await activitiesOf(row.id)).toEqual([
+        { kind: "created", actor_id: ada, issue_version: 1, from_value: null, to_value: null, created_at: t0.toISOString() },
+      ]);
+
+      expect(await findIssue(db, web.id, number)).toMatchObject({
+        id: row.id,
+        number: 1,
+        title: "Crash on save",
+        status: "todo",
+        priority: "high",
+        assigneeName: "Grace",
+        reporterName: "Ada",
+        due_date: "2025-04-30",
+        version: 1,
+        labels: [
+          { id: label("Bug"), name: "Bug", color: "blue" },
+          { id: label("Frontend"), name: "Frontend", color: "blue" },
+        ],
+      });
+      expect(await findIssue(db, web.id, 2)).toBeUndefined();
+      expect(await findIssue(db, api.id, 1)).toBeUndefined();
+    });
+
+    it("puts a new issue at the end of its status column", async () => {
+      await createNumber({ status: "todo" });
+      await createNumber({ status: "todo" });
+      await createNumber({ status: "done" });
+      const orders = await db.selectFrom("issues").select(["number", "sort_order"]).where("project_id", "=", web.id).orderBy("number").execute();
+      expect(orders.map((o) => Number(o.sort_order))).toEqual([1, 2, 1]);
+    });
+  });
+
+  describe("createIssue", () => {
+    it("sets closed_at when filed as done or canceled, and not when open", async () => {
+      expect((await issueRow(await createNumber({ status: "done" }, web, t1))).closed_at).toBe(t1.toISOString());
+      expect((await issueRow(await createNumber({ status: "canceled" }, web, t2))).closed_at).toBe(t2.toISOString());
+      for (const status of ["backlog", "todo", "in_progress", "in_review"] as const) {
+        expect((await issueRow(await createNumber({ status }))).closed_at).toBeNull();
+      }
+    });
+
+    it("assigns to a member, an admin or the owner, never to a viewer or an outsider", async () => {
+      await addMember(workspaceId, oscar, "admin");
+      for (const assignee of [grace, ada, oscar]) {
+        expect(await create({ assigneeId: assignee })).toEqual({ number: expect.any(Number) });
+      }
+      await db.deleteFrom("memberships").where("workspace_id", "=", workspaceId).where("user_id", "=", oscar).execute();
+      const before = await issueCount();
+      expect(await create({ assigneeId: victor })).toEqual(assigneeProblem);
+      expect(await create({ assigneeId: oscar })).toEqual(assigneeProblem);
+      expect(await create({ assigneeId: 987_654 })).toEqual(assigneeProblem);
+      expect(await issueCount()).toBe(before);
+    });
+
+    it("takes labels of its own workspace only, at most 10 of them", async () => {
+      const ten = Object.values(labels).slice(0, 10);
+      const number = await createNumber({ labelIds: ten });
+      expect(await labelIdsOf((await issueRow(number)).id)).toEqual([...ten].sort((a, b) => a - b));
+
+      const before = await issueCount();
+      expect(await create({ labelIds: Object.values(labels) })).toEqual(tooManyLabelsProblem);
+      expect(await create({ labelIds: [label("Bug"), foreignLabel] })).toEqual(foreignLabelProblem);
+      expect(await create({ labelIds: [987_654] })).toEqual(foreignLabelProblem);
+      expect(await issueCount()).toBe(before);
+
+      // The same label twice is one label.
+      const twice = await createNumber({ labelIds: [label("Bug"), label("Bug")] });
+      expect(await labelIdsOf((await issueRow(twice)).id)).toEqual([label("Bug")]);
+    });
+  });
+
+  describe("updateIssue", () => {
+    let issue: { id: number; number: number };
+
+    beforeEach(async () => {
+      const number = await createNumber({ title: "Old title", description: "Old text" });
+      issue = { id: (await issueRow(number)).id, number };
+    });
+
+    const changesSince = async (count: number) => (await activitiesOf(issue.id)).slice(count);
+
+    it("writes one activity row per changed field, with readable values, and bumps the version once per save", async () => {
+      const steps: [Partial<IssueFields>, { kind: string; from_value: string | null; to_value: string | null }][] = [
+        [{ title: "New title" }, { kind: "title", from_value: "Old title", to_value: "New title" }],
+        [{ description: "New text" }, { kind: "description", from_value: null, to_value: null }],
+        [{ status: "in_progress" }, { kind: "status", from_value: "Backlog", to_value: "In progress" }],
+        [{ status: "in_review" }, { kind: "status", from_value: "In progress", to_value: "In review" }],
+        [{ priority: "urgent" }, { kind: "priority", from_value: "No priority", to_value: "Urgent" }],
+        [{ priority: "low" }, { kind: "priority", from_value: "Urgent", to_value: "Low" }],
+        [{ assigneeId: grace }, { kind: "assignee", from_value: null, to_value: "Grace" }],
+        [{ assigneeId: linus }, { kind: "assignee", from_value: "Grace", to_value: "Linus" }],
+        [{ assigneeId: null }, { kind: "assignee", from_value: "Linus", to_value: null }],
+        [{ labelIds: [label("Security"), label("Bug")] }, { kind: "labels", from_value: null, to_value: "Bug, Security" }],
+        [
+          { labelIds: [label("Frontend"), label("Security"), label("Bug")] },
+          { kind: "labels", from_value: "Bug, Security", to_value: "Bug, Frontend, Security" },
+        ],
+        [{ dueDate: "2025-05-01" }, { kind: "due_date", from_value: null, to_value: "2025-05-01" }],
+        [{ dueDate: "2025-06-15" }, { kind: "due_date", from_value: "2025-05-01", to_value: "2025-06-15" }],
+        [{ dueDate: null }, { kind: "due_date", from_value: "2025-06-15", to_value: null }],
+      ];
+      let version = 1;
+      for (const [changes, expected] of steps) {
+        const before = (await activitiesOf(issue.id)).length;
+        expect(await update(issue.id, version, changes, { actorId: grace, now: t2 }), JSON.stringify(changes)).toEqual({ ok: true, changed: true });
+        version += 1;
+        expect(await changesSince(before), JSON.stringify(changes)).toEqual([
+          { ...expected, actor_id: grace, issue_version: version, created_at: t2.toISOString() },
+        ]);
+        expect((await issueRow(issue.number)).version).toBe(version);
+      }
+      const row = await issueRow(issue.number);
+      expect(row).toMatchObject({
+        title: "New title",
+        description: "New text",
+        status: "in_review",
+        priority: 1,
+        assignee_id: null,
+        due_date: null,
+        updated_at: t2.toISOString(),
+      });
+      expect(await labelIdsOf(issue.id)).toEqual([label("Bug"), label("Frontend"), label("Security")].sort((a, b) => a - b));
+    });
+
+    it("writes one row per field when several change in one save, all with the new version", async () => {
+      const saved = await update(issue.id, 1, {
+        title: "Old title",
+        status: "todo",
+        priority: "medium",
+        assigneeId: grace,
+        labelIds: [label("Ux"), label("Backend")],
+        dueDate: "2025-12-31",
+      });
+      expect(saved).toEqual({ ok: true, changed: true });
+      const rows = await changesSince(1);
+      expect(rows.map((r) => [r.kind, r.from_value, r.to_value])).toEqual(
+        expect.arrayContaining([
+          ["status", "Backlog", "Todo"],
+          ["priority", "No priority", "Medium"],
+          ["assignee", null, "Grace"],
+          ["labels", null, "Backend, Ux"],
+          ["due_date", null, "2025-12-31"],
+        ]),
+      );
+      expect(rows).toHaveLength(5);
+      expect(new Set(rows.map((r) => r.issue_version))).toEqual(new Set([2]));
+      expect((await issueRow(issue.number)).version).toBe(2);
+    });
+
+    it("writes nothing and keeps the version when nothing changed", async () => {
+      await update(issue.id, 1, { assigneeId: grace, labelIds: [label("Bug"), label("Docs")], dueDate: "2025-05-01", priority: "high" });
+      const before = await issueRow(issue.number);
+      const activities = (await activitiesOf(issue.id)).length;
+      const same = {
+        title: "Old title",
+        description: "Old text",
+        status: "backlog",
+        priority: "high",
+        assigneeId: grace,
+        // Another order, and a repeat: the same set.
+        labelIds: [label("Docs"), label("Bug"), label("Docs")],
+        dueDate: "2025-05-01",
+      } satisfies IssueFields;
+      expect(await update(issue.id, 2, same, { now: t3 })).toEqual({ ok: true, changed: false });
+      expect(await update(issue.id, 2, {}, { now: t3 })).toEqual({ ok: true, changed: false });
+      expect((await activitiesOf(issue.id)).length).toBe(activities);
+      expect(await issueRow(issue.number)).toEqual(before);
+
+      // One changed field among unchanged ones writes exactly one row.
+      expect(await update(issue.id, 2, { ...same, title: "Renamed" }, { now: t3 })).toEqual({ ok: true, changed: true });
+      expect((await changesSince(activities)).map((a) => a.kind)).toEqual(["title"]);
+      expect((await issueRow(issue.number)).version).toBe(3);
+    });
+
+    it("refuses a stale version with a conflict naming who changed what, and saves nothing", async () => {
+      // Ada opened the issue at version 1; Grace changes its status and assignee.
+      expect(await update(issue.id, 1, { status: "in_progress", assigneeId: grace }, { actorId: grace })).toEqual({ ok: true, changed: true });
+      const before = await issueRow(issue.number);
+      const saved = await update(issue.id, 1, { title: "Ada's title", status: "done" }, { actorId: ada, now: t2 });
+      expect(saved).toEqual({ conflict: { names: ["Grace"], fields: ["status", "assignee"] } });
+      expect(conflictMessage(saved as Conflict)).toBe("This issue was changed by Grace since you opened it: status, assignee.");
+      expect(await issueRow(issue.number)).toEqual(before);
+      expect((await activitiesOf(issue.id)).map((a) => a.kind)).toEqual(["created", "status", "assignee"]);
+
+      // Then Linus sets a due date: both are named, each field once.
+      await update(issue.id, 2, { dueDate: "2025-05-01", status: "todo" }, { actorId: linus });
+      const twice = await update(issue.id, 1, { title: "Ada's title" }, { actorId: ada });
+      expect(twice).toEqual({ conflict: { names: ["Grace", "Linus"], fields: ["status", "assignee", "due date"] } });
+      expect(conflictMessage(twice as Conflict)).toBe("This issue was changed by Grace and Linus since you opened it: status, assignee, due date.");
+      // At version 2, only Linus's change is news.
+      expect(await update(issue.id, 2, { title: "Ada's title" }, { actorId: ada })).toEqual({
+        conflict: { names: ["Linus"], fields: ["status", "due date"] },
+      });
+      // At the current version the save goes through.
+      expect(await update(issue.id, 3, { title: "Ada's title" }, { actorId: ada })).toEqual({ ok: true, changed: true });
+    });
+
+    it("names a person whose user was deleted as someone", async () => {
+      await update(issue.id, 1, { priority: "low" }, { actorId: linus });
+      await db.deleteFrom("memberships").where("user_id", "=", linus).execute();
+      await db.deleteFrom("users").where("id", "=", linus).execute();
+      const saved = await update(issue.id, 1, { title: "x" });
+      expect(saved).toEqual({ conflict: { names: ["someone"], fields: ["priority"] } });
+      expect(conflictMessage(saved as Conflict)).toBe("This issue was changed by someone since you opened it: priority.");
+    });
+
+    it("names only the people who changed the issue, not someone who deleted a comment", async () => {
+      // Grace changes the status (version 2); later Linus deletes his comment, which changes no field.
+      await update(issue.id, 1, { status: "todo" }, { actorId: grace });
+      await addComment(db, { issueId: issue.id, authorId: linus, body: "Never mind", now: t1 });
+      const comment = await db.selectFrom("comments").select("id").where("issue_id", "=", issue.id).executeTakeFirstOrThrow();
+      expect(await deleteComment(db, { issueId: issue.id, commentId: comment.id, actorId: linus, canDeleteAny: false, now: t2 })).toEqual({ ok: true });
+      const saved = await update(issue.id, 1, { title: "Ada's title" });
+      // A deleted comment is no conflicting edit: only field changes are named.
+      expect(saved).toEqual({ conflict: { names: ["Grace"], fields: ["status"] } });
+    });
+
+    it("refuses one of two saves racing from the same version", async () => {
+      const race = () =>
+        Promise.all([
+          update(issue.id, 1, { status: "done" }, { actorId: grace }),
+          update(issue.id, 1, { priority: "urgent", title: "Linus's title" }, { actorId: linus }),
+        ]);
+      let results: Awaited<ReturnType<typeof race>>;
+      if (dialect === "postgres") {
+        // Hold the issue's row lock so that both read version 1, then both wait at their UPDATE.
+        const locker = new pg.Client({ connectionString: database.env.DATABASE_URL });
+        await locker.connect();
+        try {
+          await locker.query("begin");
+          await locker.query("select id from issues where id = $1 for update", [issue.id]);
+          const both = race();
+          await waitForLockWaiters(locker, 2);
+          await locker.query("commit");
+          results = await both;
+        } finally {
+          await locker.end();
+        }
+      } else {
+        results = await race();
+      }
+      const winners = results.filter((r) => "ok" in r);
+      const losers = results.filter((r): r is Conflict => "conflict" in r);
+      expect(winners).toEqual([{ ok: true, changed: true }]);
+      expect(losers).toHaveLength(1);
+      const row = await issueRow(issue.number);
+      expect(row.version).toBe(2);
+      const activities = await changesSince(1);
+      expect(new Set(activities.map((a) => a.issue_version))).toEqual(new Set([2]));
+      // The loser is told who won and what they changed.
+      if (row.status === "done") {
+        expect(losers[0]).toEqual({ conflict: { names: ["Grace"], fields: ["status"] } });
+        expect(activities.map((a) => a.kind)).toEqual(["status"]);
+      } else {
+        expect(losers[0]).toEqual({ conflict: { names: ["Linus"], fields: ["title", "priority"] } });
+        expect(activities.map((a) => a.kind)).toEqual(["title", "priority"]);
+      }
+    });
+
+    it("sets closed_at on entering done or canceled, keeps it between them, clears it on reopening", async () => {
+      expect((await issueRow(issue.number)).closed_at).toBeNull();
+      await update(issue.id, 1, { status: "todo" }, { now: t1 });
+      expect((await issueRow(issue.number)).closed_at).toBeNull();
+      await update(issue.id, 2, { status: "done" }, { now: t1 });
+      expect((await issueRow(issue.number)).closed_at).toBe(t1.toISOString());
+      await update(issue.id, 3, { status: "canceled" }, { now: t2 });
+      expect((await issueRow(issue.number)).closed_at).toBe(t1.toISOString());
+      await update(issue.id, 4, { title: "Still closed" }, { now: t2 });
+      expect((await issueRow(issue.number)).closed_at).toBe(t1.toISOString());
+      await update(issue.id, 5, { status: "in_review" }, { now: t3 });
+      expect((await issueRow(issue.number)).closed_at).toBeNull();
+      await update(issue.id, 6, { status: "canceled" }, { now: t3 });
+      expect((await issueRow(issue.number)).closed_at).toBe(t3.toISOString());
+      await update(issue.id, 7, { status: "backlog" }, { now: t3 });
+      expect((await issueRow(issue.number)).closed_at).toBeNull();
+      expect((await findIssue(db, web.id, issue.number))?.closed_at).toBeNull();
+    });
+
+    it("clears the labels with an empty list", async () => {
+      await update(issue.id, 1, { labelIds: [label("Bug"), label("Frontend")] });
+      expect(await update(issue.id, 2, { labelIds: [] }, { now: t2 })).toEqual({ ok: true, changed: true });
+      expect(await labelIdsOf(issue.id)).toEqual([]);
+      expect(await changesSince(2)).toEqual([
+        { kind: "labels", actor_id: ada, issue_version: 3, from_value: "Bug, Frontend", to_value: null, created_at: t2.toISOString() },
+      ]);
+      expect((await findIssue(db, web.id, issue.number))?.labels).toEqual([]);
+      // Clearing labels that are already clear is no change.
+      expect(await update(issue.id, 3, { labelIds: [] })).toEqual({ ok: true, changed: false });
+    });
+
+    it("refuses an assignee who is a viewer or not a member, and labels of another workspace or more than 10", async () => {
+      const before = await issueRow(issue.number);
+      expect(await update(issue.id, 1, { title: "x", assigneeId: victor })).toEqual(assigneeProblem);
+      expect(await update(issue.id, 1, { title: "x", assigneeId: oscar })).toEqual(assigneeProblem);
+      expect(await update(issue.id, 1, { title: "x", labelIds: [foreignLabel] })).toEqual(foreignLabelProblem);
+      expect(await update(issue.id, 1, { title: "x", labelIds: Object.values(labels) })).toEqual(tooManyLabelsProblem);
+      expect(await issueRow(issue.number)).toEqual(before);
+      expect((await activitiesOf(issue.id)).length).toBe(1);
+      // Ten is allowed.
+      expect(await update(issue.id, 1, { labelIds: Object.values(labels).slice(0, 10) })).toEqual({ ok: true, changed: true });
+      expect((await labelIdsOf(issue.id)).length).toBe(10);
+    });
+
+    it("lets an issue keep an assignee who has since become a viewer while other fields are edited", async () => {
+      await update(issue.id, 1, { assigneeId: grace });
+      await db.updateTable("memberships").set({ role: "viewer" }).where("workspace_id", "=", workspaceId).where("user_id", "=", grace).execute();
+      // The edit form sends every field back, the unchanged assignee included.
+      const saved = await update(issue.id, 2, { title: "Renamed", assigneeId: grace });
+      // An assignee kept as it was is not checked again, so it does not block other edits.
+      expect(saved).toEqual({ ok: true, changed: true });
+    });
+  });
+});
+
+/** Waits until `count` other sessions of this database are blocked waiting for a lock. */
+async function waitForLockWaiters(client: pg.Client, count: number) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    await client.query("select pg_stat_clear_snapshot()");
+    const { rows } = await client.query<{ waiting: number }>(
+      `select count(*)::int as waiting from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+    );
+    if (rows[0]!.waiting >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`expected ${count} sessions waiting for a lock`);
+}
