@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
+import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -89,6 +89,10 @@ export async function action(args: Route.ActionArgs) {
   if (!changed.ok) throw data(changed.message, { status: changed.status });
   return back;
 }
+
+/** After a conflict the page shows what the other person saved, and the version to save over it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
@@ -242,7 +246,8 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
             ),
           )}
         </ol>
-        {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
+        {/* A new comment in the timeline means this one was posted: start an empty form. */}
+        {writable ? <CommentForm key={timeline.length} lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
       </section>
     </article>
   );

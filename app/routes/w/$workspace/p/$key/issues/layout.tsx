@@ -1,4 +1,4 @@
-import { data, Form, Link, Outlet, redirect, useFetcher, useLocation, useParams } from "react-router";
+import { type ShouldRevalidateFunction, data, Form, Link, Outlet, redirect, useFetcher, useLocation, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -47,6 +47,10 @@ export async function action(args: Route.ActionArgs) {
   if ("field" in saved) return data({ refusal: saved.message }, { status: 400 });
   return redirect(safeRedirect(submission.value.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
 }
+
+/** A refused status change (409) reloads the list, so it shows the status and version that won. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
 

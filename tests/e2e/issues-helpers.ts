@@ -1,0 +1,139 @@
+import type { Locator, Page, TestInfo } from "@playwright/test";
+import { createWorkspace, goodPassword, signUp, uniqueEmail, uniqueSlug } from "./accounts-helpers";
+import { expect, waitForHydration } from "./fixtures";
+
+/** The response to the next POST to `pathname` (a document request without JavaScript, `.data` with). */
+export function nextPost(page: Page, pathname: string) {
+  return page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return response.request().method() === "POST" && (url.pathname === pathname || url.pathname === `${pathname}.data`);
+  });
+}
+
+/** Opens a page of the site and, with JavaScript, waits until React has taken it over. */
+export async function open(page: Page, javaScriptEnabled: boolean, path: string) {
+  const response = await page.goto(path);
+  await waitForHydration(page, javaScriptEnabled);
+  return response;
+}
+
+/** Signs up a new account and creates a workspace of its own; returns who and where. */
+export async function signUpWithWorkspace(page: Page, javaScriptEnabled: boolean, testInfo: TestInfo, name: string, workspaceName = "Acme") {
+  const email = uniqueEmail(testInfo, name.split(" ")[0]!.toLowerCase());
+  const slug = uniqueSlug(testInfo, "ws");
+  await signUp(page, javaScriptEnabled, { name, email, password: goodPassword });
+  await expect(page).toHaveURL("/w/new");
+  await waitForHydration(page, javaScriptEnabled);
+  await createWorkspace(page, javaScriptEnabled, workspaceName, slug);
+  return { name, email, slug };
+}
+
+/** The sidebar's "Create project"; lands on the new project's (empty) issue list. */
+export async function createProject(page: Page, javaScriptEnabled: boolean, slug: string, name: string, key: string, description = "") {
+  await open(page, javaScriptEnabled, `/w/${slug}`);
+  await page.getByRole("navigation", { name: "Projects" }).getByRole("link", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create project" })).toBeVisible();
+  await page.getByLabel("Project name", { exact: true }).fill(name);
+  await page.getByLabel("Key", { exact: true }).fill(key);
+  if (description) await page.getByLabel("Description", { exact: true }).fill(description);
+  await page.getByRole("button", { name: "Create project" }).click();
+  const upper = key.toUpperCase();
+  await expect(page).toHaveURL(`/w/${slug}/p/${upper}/issues`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return `/w/${slug}/p/${upper}`;
+}
+
+export type NewIssue = {
+  title: string;
+  description?: string;
+  priority?: string;
+  assignee?: string;
+  dueDate?: string;
+  labels?: string[];
+};
+
+/** "New issue" from the project's list, filled and submitted; lands on the issue's detail. */
+export async function fileIssue(page: Page, javaScriptEnabled: boolean, projectBase: string, issue: NewIssue) {
+  await open(page, javaScriptEnabled, `${projectBase}/issues`);
+  await page.getByRole("link", { name: "New issue" }).click();
+  await expect(page).toHaveURL(`${projectBase}/issues/new`);
+  await expect(page.getByRole("heading", { level: 2, name: "New issue" })).toBeVisible();
+  await page.getByLabel("Title", { exact: true }).fill(issue.title);
+  if (issue.description) await page.getByLabel("Description", { exact: true }).fill(issue.description);
+  if (issue.priority) await page.getByLabel("Priority", { exact: true }).selectOption({ label: issue.priority });
+  if (issue.assignee) await page.getByLabel("Assignee", { exact: true }).selectOption({ label: issue.assignee });
+  if (issue.dueDate) await page.getByLabel("Due date", { exact: true }).fill(issue.dueDate);
+  for (const label of issue.labels ?? []) await page.getByRole("checkbox", { name: label, exact: true }).check();
+  await page.getByRole("button", { name: "Create issue" }).click();
+  await expect(page).toHaveURL(new RegExp(`${projectBase}/issues/\\d+$`));
+  await expect(page.getByRole("article").getByRole("heading", { level: 2, name: issue.title })).toBeVisible();
+  return page.url();
+}
+
+/** The parts of the issue detail pane. */
+export function issueDetail(page: Page) {
+  const article = page.getByRole("article");
+  const editDetails = article.locator("details").filter({ has: page.locator("summary", { hasText: "Edit issue" }) });
+  return {
+    article,
+    /** The status control of the facts list (not the one of "Edit issue"). */
+    status: article.getByRole("definition").getByRole("combobox", { name: "Status", exact: true }),
+    setStatus: article.getByRole("button", { name: "Set status" }),
+    editSummary: article.locator("summary", { hasText: "Edit issue" }),
+    edit: editDetails,
+    activity: page.getByRole("region", { name: "Activity" }),
+    description: page.getByRole("region", { name: "Description" }),
+    commentField: page.getByRole("region", { name: "Activity" }).getByRole("textbox", { name: "Comment", exact: true }),
+    addComment: page.getByRole("button", { name: "Add comment" }),
+  };
+}
+
+/** The value shown next to a term of the detail's facts list ("Priority", "Closed" …). */
+export function fact(article: Locator, term: string) {
+  return article.locator(`xpath=.//dt[normalize-space()="${term}"]/following-sibling::dd[1]`);
+}
+
+/** Changes the detail's status: with JavaScript the select submits on change; without, "Set status" does. */
+export async function changeStatus(page: Page, javaScriptEnabled: boolean, label: string) {
+  const detail = issueDetail(page);
+  return submitOnIssue(page, javaScriptEnabled, async () => {
+    await detail.status.selectOption({ label });
+    if (!javaScriptEnabled) await detail.setStatus.click();
+  });
+}
+
+/** Opens "Edit issue" (a native details element: works without JavaScript). */
+export async function openEditIssue(page: Page) {
+  const detail = issueDetail(page);
+  if (!(await detail.edit.evaluate((el) => (el as HTMLDetailsElement).open))) await detail.editSummary.click();
+  await expect(detail.edit.getByRole("button", { name: "Save changes" })).toBeVisible();
+  return detail.edit;
+}
+
+/** With JavaScript: waits until React Router has no navigation, revalidation or fetcher in flight. */
+export async function waitForRouterIdle(page: Page) {
+  await page.waitForFunction(() => {
+    type State = { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> };
+    const state = (window as { __reactRouterDataRouter?: { state: State } }).__reactRouterDataRouter?.state;
+    return state !== undefined && state.navigation.state === "idle" && state.revalidation === "idle" && [...state.fetchers.values()].every((f) => f.state === "idle");
+  });
+}
+
+/**
+ * Submits one of the issue detail's forms (`submit` clicks or selects) and waits until the answer
+ * is on screen: the next page load without JavaScript; with it, the POST and whatever React Router
+ * does after it. Returns the POST's response. A save keeps the page on the issue's own URL (with
+ * JavaScript the action is reached at `/issues/N.data`, and its redirect must not lead there).
+ */
+export async function submitOnIssue(page: Page, javaScriptEnabled: boolean, submit: () => Promise<unknown>) {
+  const before = new URL(page.url());
+  const posted = nextPost(page, before.pathname);
+  const loaded = javaScriptEnabled ? undefined : page.waitForEvent("load");
+  await submit();
+  const response = await posted;
+  if (loaded) await loaded;
+  else await waitForRouterIdle(page);
+  const after = new URL(page.url());
+  expect(after.pathname + after.search, `the URL after a ${response.status()} answer to a save on ${before.pathname}`).toBe(before.pathname + before.search);
+  return response;
+}
