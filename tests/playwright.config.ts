@@ -11,6 +11,8 @@ export default defineConfig({
   testDir: "./e2e",
   outputDir: "../test-results",
   timeout: 30_000,
+  // Sign-ups hash passwords with scrypt; on a busy 2-core machine a page can take a few seconds.
+  expect: { timeout: 10_000 },
   workers: 2,
   forbidOnly: true,
   reporter: [["list"]],

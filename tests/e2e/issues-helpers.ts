@@ -93,6 +93,11 @@ export function fact(article: Locator, term: string) {
   return article.locator(`xpath=.//dt[normalize-space()="${term}"]/following-sibling::dd[1]`);
 }
 
+/** The value a fact shows where it can be changed in place: its select's chosen option. */
+export function chosen(article: Locator, term: string) {
+  return fact(article, term).locator("option:checked");
+}
+
 /** Changes the detail's status: with JavaScript the select submits on change; without, "Set status" does. */
 export async function changeStatus(page: Page, javaScriptEnabled: boolean, label: string) {
   const detail = issueDetail(page);

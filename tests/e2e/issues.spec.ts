@@ -3,6 +3,7 @@ import { expect, test, waitForHydration } from "./fixtures";
 import {
   changeStatus,
   createProject,
+  chosen,
   fact,
   fileIssue,
   issueDetail,
@@ -79,8 +80,8 @@ test.describe("issues", () => {
     await expect(detail.description).toContainText('<script>alert("pwned")</script>');
     await expect(detail.description.locator("script")).toHaveCount(0);
     await expect(detail.status).toHaveValue("backlog");
-    await expect(fact(detail.article, "Priority")).toHaveText("High");
-    await expect(fact(detail.article, "Assignee")).toHaveText(me);
+    await expect(chosen(detail.article, "Priority")).toHaveText("High");
+    await expect(chosen(detail.article, "Assignee")).toHaveText(me);
     await expect(fact(detail.article, "Labels")).toHaveText("Bug");
     await expect(fact(detail.article, "Due date")).toHaveText("2026-03-15");
     await expect(fact(detail.article, "Reporter")).toHaveText(me);
@@ -141,7 +142,7 @@ test.describe("issues", () => {
     await edit.getByLabel("Priority", { exact: true }).selectOption({ label: "Urgent" });
     await submitOnIssue(page, javaScriptEnabled, () => edit.getByRole("button", { name: "Save changes" }).click());
     await expect(detail.article.getByRole("heading", { level: 2, name: newTitle })).toBeVisible();
-    await expect(fact(detail.article, "Priority")).toHaveText("Urgent");
+    await expect(chosen(detail.article, "Priority")).toHaveText("Urgent");
     await expect(detail.activity).toContainText(`${me} renamed it to “${newTitle}”`);
     await expect(detail.activity).toContainText(`${me} changed the priority from High to Urgent`);
     // Only what changed is recorded (the description went through the form unchanged).
@@ -260,7 +261,7 @@ test.describe("issues", () => {
     const detail = issueDetail(page);
     await expect(detail.article.getByRole("heading", { level: 2, name: "Login fails on the first try" })).toBeVisible();
     await expect(fact(detail.article, "Due date")).toHaveText("2026-02-28");
-    await expect(fact(detail.article, "Priority")).toHaveText("Low");
+    await expect(chosen(detail.article, "Priority")).toHaveText("Low");
     await expect(detail.description.locator("em")).toHaveText("Login");
 
     // Unknown and malformed issue numbers: 404 in the issue pane, the layouts around it kept.
@@ -325,7 +326,7 @@ test.describe("issues", () => {
     expect(retried.status()).not.toBe(409);
     const secondDetail = issueDetail(second);
     await expect(secondDetail.article.getByRole("heading", { level: 2, name: "Title from the second tab" })).toBeVisible();
-    await expect(fact(secondDetail.article, "Priority")).toHaveText("High");
+    await expect(chosen(secondDetail.article, "Priority")).toHaveText("High");
     await expect(secondDetail.activity).toContainText(`${me} renamed it to “Title from the first tab”`);
     await expect(secondDetail.activity).toContainText(`${me} renamed it to “Title from the second tab”`);
     await expect(secondDetail.activity).toContainText(`${me} changed the priority from Low to High`);
@@ -455,6 +456,43 @@ test.describe("issues", () => {
     await page.reload();
     await waitForHydration(page, javaScriptEnabled);
     await expect(rowStatus).toHaveValue("todo");
+  });
+
+  test("priority and assignee change in place on the issue, at once with JavaScript", async ({ page, context, javaScriptEnabled }, testInfo) => {
+    const { slug, name: me } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Quinn Quick");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "web");
+    await fileIssue(page, javaScriptEnabled, base, { title: "Quick fields" });
+    await open(page, javaScriptEnabled, `${base}/issues/1`);
+    const article = issueDetail(page).article;
+    const priority = fact(article, "Priority").getByRole("combobox", { name: "Priority" });
+    const assignee = fact(article, "Assignee").getByRole("combobox", { name: "Assignee" });
+
+    await submitOnIssue(page, javaScriptEnabled, async () => {
+      await priority.selectOption({ label: "Urgent" });
+      if (!javaScriptEnabled) await fact(article, "Priority").getByRole("button", { name: "Set priority" }).click();
+    });
+    await submitOnIssue(page, javaScriptEnabled, async () => {
+      await assignee.selectOption({ label: me });
+      if (!javaScriptEnabled) await fact(article, "Assignee").getByRole("button", { name: "Set assignee" }).click();
+    });
+    await page.reload();
+    await waitForHydration(page, javaScriptEnabled);
+    await expect(chosen(article, "Priority")).toHaveText("Urgent");
+    await expect(chosen(article, "Assignee")).toHaveText(me);
+    await expect(issueDetail(page).activity).toContainText(`${me} changed the priority from No priority to Urgent`);
+    await expect(issueDetail(page).activity).toContainText(`${me} assigned it to ${me}`);
+
+    if (!javaScriptEnabled) return;
+    // A refused change (someone saved in between) rolls back to what the server has.
+    const other = await context.newPage();
+    await open(other, javaScriptEnabled, `${base}/issues/1`);
+    await changeStatus(other, javaScriptEnabled, "Todo");
+    await other.close();
+    const refused = nextPost(page, `${base}/issues/1`);
+    await priority.selectOption({ label: "Low" });
+    expect((await refused).status()).toBe(409);
+    await expect(fact(article, "Priority").getByRole("alert")).toContainText("This issue was changed by");
+    await expect(priority).toHaveValue("urgent");
   });
 
   test("a viewer reads issues but cannot change them", async ({ page, browser, cairn, baseURL, javaScriptEnabled }, testInfo) => {

@@ -11,7 +11,7 @@ import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type EditIssueForm, issueActionSchema } from "~/issues/forms.server";
-import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
+import { issueKey, priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { renderMarkdown } from "~/issues/markdown.server";
 import { listLabels } from "~/labels/labels.server";
@@ -153,13 +153,36 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
 
       <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <dt className="text-zinc-600 dark:text-zinc-400">Status</dt>
-        <dd>{writable ? <StatusSwitch status={issue.status} version={issue.version} /> : <StatusBadge status={issue.status} />}</dd>
+        <dd>
+          {writable ? (
+            <QuickChange name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
+          ) : (
+            <StatusBadge status={issue.status} />
+          )}
+        </dd>
         <dt className="text-zinc-600 dark:text-zinc-400">Priority</dt>
         <dd>
-          <PriorityText priority={issue.priority} />
+          {writable ? (
+            <QuickChange name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
+          ) : (
+            <PriorityText priority={issue.priority} />
+          )}
         </dd>
         <dt className="text-zinc-600 dark:text-zinc-400">Assignee</dt>
-        <dd>{issue.assigneeName ?? "Unassigned"}</dd>
+        <dd>
+          {writable ? (
+            <QuickChange
+              name="assigneeId"
+              label="Assignee"
+              intent="update"
+              value={issue.assignee_id ? String(issue.assignee_id) : ""}
+              version={issue.version}
+              options={[{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: String(m.userId), label: m.name }))]}
+            />
+          ) : (
+            (issue.assigneeName ?? "Unassigned")
+          )}
+        </dd>
         <dt className="text-zinc-600 dark:text-zinc-400">Labels</dt>
         <dd className="flex flex-wrap gap-1">
           {issue.labels.length ? issue.labels.map((label) => <LabelChip key={label.id} name={label.name} color={label.color} />) : "None"}
@@ -315,32 +338,47 @@ function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteFor
 }
 
 /**
- * Changes the status from the detail screen. With JavaScript it applies at once and is rolled back
- * (the loader's status shows again, with the server's message) if the save is refused.
+ * Changes one field (status, priority, assignee) from the detail screen. With JavaScript it applies
+ * at once and is rolled back — the loader's value shows again, with the server's message — if the
+ * save is refused; without, the button submits it.
  */
-function StatusSwitch({ status, version }: { status: Status; version: number }) {
+function QuickChange({
+  name,
+  label,
+  intent,
+  value,
+  version,
+  options,
+}: {
+  name: "status" | "priority" | "assigneeId";
+  label: string;
+  intent: "status" | "update";
+  value: string;
+  version: number;
+  options: { value: string; label: string }[];
+}) {
   const fetcher = useFetcher<{ error?: Record<string, string[] | null> }>();
-  const shown = (fetcher.formData?.get("status") as Status | undefined) ?? status;
+  const shown = (fetcher.formData?.get(name) as string | undefined) ?? value;
   const refusal = Object.values(fetcher.data?.error ?? {}).flat().filter(Boolean).join(" ");
   return (
     <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="intent" value={intent} />
       <select
-        name="status"
-        aria-label="Status"
+        name={name}
+        aria-label={label}
         value={shown}
         onChange={(event) => fetcher.submit(event.currentTarget.form)}
         className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
       >
-        {statuses.map((s) => (
-          <option key={s} value={s}>
-            {statusLabels[s]}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
           </option>
         ))}
       </select>
       <button type="submit" className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
-        Set status
+        Set {label.toLowerCase()}
       </button>
       {refusal ? (
         <span role="alert" className="text-red-700 dark:text-red-400">
