@@ -14,6 +14,20 @@ function FieldError({ meta }: { meta: FieldMetadata<unknown> }) {
   );
 }
 
+/** Label, hint, control and error: the frame every field shares. */
+function FieldFrame({ label, meta, hint, children }: { label: string; meta: FieldMetadata<unknown>; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {hint ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+      {children}
+      <FieldError meta={meta} />
+    </div>
+  );
+}
+
 /** A labelled input whose value and error survive a round trip through the server. */
 export function TextField({
   label,
@@ -30,14 +44,9 @@ export function TextField({
 }) {
   const { key, ...props } = getInputProps(meta, { type });
   return (
-    <div>
-      <label htmlFor={meta.id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {hint ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+    <FieldFrame label={label} meta={meta} hint={hint}>
       <input key={key} {...props} autoComplete={autoComplete} className={inputClass} />
-      <FieldError meta={meta} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -54,14 +63,9 @@ export function TextAreaField({
 }) {
   const { key, ...props } = getTextareaProps(meta);
   return (
-    <div>
-      <label htmlFor={meta.id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {hint ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+    <FieldFrame label={label} meta={meta} hint={hint}>
       <textarea key={key} {...props} rows={rows} className={inputClass} />
-      <FieldError meta={meta} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -76,10 +80,7 @@ export function SelectField({
 }) {
   const { key, ...props } = getSelectProps(meta);
   return (
-    <div>
-      <label htmlFor={meta.id} className="block text-sm font-medium">
-        {label}
-      </label>
+    <FieldFrame label={label} meta={meta}>
       <select key={key} {...props} className={inputClass}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -87,8 +88,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-      <FieldError meta={meta} />
-    </div>
+    </FieldFrame>
   );
 }
 
