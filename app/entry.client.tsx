@@ -2,6 +2,10 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { readRenderErrorDigest, RenderErrorDigestContext } from "~/errors/render-error-digest";
+import { startReporting } from "~/monitoring/reporting.client";
+
+// Browser errors and web vitals to POST /monitoring (SPEC §7); first, so that errors while hydrating count.
+startReporting();
 
 const renderErrorDigest = readRenderErrorDigest(document);
 

@@ -35,5 +35,6 @@ export default [
   ]),
   route("healthz", "routes/healthz.ts"),
   route("readyz", "routes/readyz.ts"),
+  route("monitoring", "routes/monitoring.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
+import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useRenderErrorDigest } from "~/errors/render-error-digest";
+import { reportBoundaryError } from "~/monitoring/reporting.client";
 
 export const unexpectedErrorMessage = "Application error: something went wrong on our side.";
 
@@ -39,6 +41,8 @@ function describe(error: unknown, renderDigest: string | undefined): ErrorView {
  */
 export function RouteErrorBoundary() {
   const error = useRouteError();
+  // Browser monitoring (SPEC §7): effects run only in the browser, where the reporter exists.
+  useEffect(() => reportBoundaryError(error, window.location.pathname), [error]);
   const view = describe(error, useRenderErrorDigest());
   return (
     <section role="alert" aria-labelledby="error-title" className="mx-auto max-w-xl py-12">

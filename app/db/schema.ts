@@ -18,6 +18,14 @@ export interface DB {
   comments: CommentsTable;
   activities: ActivitiesTable;
   monitoring_events: MonitoringEventsTable;
+  beacon_hits: BeaconHitsTable;
+}
+
+/** One accepted browser beacon, for the per-client limit of SPEC §9. */
+export interface BeaconHitsTable {
+  id: Generated<number>;
+  client: string;
+  at: string;
 }
 
 export interface UsersTable {

@@ -51,7 +51,8 @@ export function createHostApp(options: HostOptions): express.Express {
         res.setHeader("X-Request-Id", id);
         return id;
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      // 503 is the expected answer while starting or draining (health checks ask): a warning, not an error.
+      customLogLevel: (_req, res, error) => (error || (res.statusCode >= 500 && res.statusCode !== 503) ? "error" : res.statusCode === 503 ? "warn" : "info"),
       // The error itself is logged once, with its digest, where it happened; not again here.
       customErrorObject: (_req, _res, _error, { err: _err, ...line }) => line,
       serializers: {

@@ -6,8 +6,9 @@ test("the landing page says what Cairn is, rendered by the server", async ({ pag
   await waitForHydration(page, javaScriptEnabled);
 
   await expect(page.getByRole("heading", { level: 1, name: "Issue tracking for teams that ship." })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Create account" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  const main = page.getByRole("main");
+  await expect(main.getByRole("link", { name: "Create account" })).toBeVisible();
+  await expect(main.getByRole("link", { name: "Sign in" })).toBeVisible();
   await expect(page.getByRole("banner").getByRole("link", { name: "Cairn" })).toBeVisible();
   await expect(page.getByRole("contentinfo")).toContainText("self-hosted issue tracking");
   // Tailwind's stylesheet is applied, not just linked.
