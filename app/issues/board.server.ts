@@ -87,7 +87,15 @@ export async function moveIssue(
         .where("id", "!=", move.issueId)
         .orderBy("sort_order")
         .orderBy("id");
-    const position = Math.max(0, move.position);
+    // Past the end means at the end.
+    const { others } = await trx
+      .selectFrom("issues")
+      .select((eb) => eb.fn.countAll<number>().as("others"))
+      .where("project_id", "=", move.projectId)
+      .where("status", "=", move.status)
+      .where("id", "!=", move.issueId)
+      .executeTakeFirstOrThrow();
+    const position = Math.min(Math.max(0, move.position), Number(others));
     const neighbours = async () => {
       const before = position > 0 ? await column().offset(position - 1).limit(1).executeTakeFirst() : undefined;
       const after = await column().offset(position).limit(1).executeTakeFirst();

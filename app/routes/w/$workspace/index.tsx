@@ -47,7 +47,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
           assigned.map((group) => (
             <section key={group.status} aria-label={statusLabels[group.status]}>
               <h3 className="mb-1 text-sm font-medium text-zinc-700 dark:text-zinc-300">
-                {statusLabels[group.status]} <span className="text-zinc-500">({group.issues.length})</span>
+                {statusLabels[group.status]} <span className="text-zinc-600 dark:text-zinc-400">({group.issues.length})</span>
               </h3>
               <IssueRows issues={group.issues} slug={slug} />
             </section>

@@ -62,9 +62,10 @@ function moved(columns: Column[], cardId: number, status: Status, position: numb
   if (!card) return columns;
   return columns.map((column) => {
     const cards = column.cards.filter((c) => c.id !== cardId);
-    if (column.status === status) cards.splice(position, 0, card);
-    const total = column.total + (column.status === status ? 1 : 0) - (column.cards.length > cards.length ? 1 : 0);
-    return { ...column, cards, total };
+    const left = cards.length < column.cards.length;
+    const arrived = column.status === status;
+    if (arrived) cards.splice(position, 0, card);
+    return { ...column, cards, total: column.total + (arrived ? 1 : 0) - (left ? 1 : 0) };
   });
 }
 
@@ -179,7 +180,7 @@ function BoardCardItem({ card, status, index, last, projectKey, canWrite }: { ca
       <div className="flex items-start justify-between gap-2">
         <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</span>
         {canWrite ? (
-          <button type="button" {...attributes} {...listeners} aria-label={`Drag ${key}`} className="cursor-grab rounded px-1 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          <button type="button" {...attributes} {...listeners} aria-label={`Drag ${key}`} className="cursor-grab rounded px-1 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
             ⠿
           </button>
         ) : null}

@@ -234,7 +234,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
             entry.type === "activity" ? (
               <li key={`a${entry.id}`} className="text-sm text-zinc-700 dark:text-zinc-300">
                 <strong>{entry.actorName ?? "Someone"}</strong> {activityText[entry.kind]?.(entry.from, entry.to)}{" "}
-                <span className="text-zinc-500">· {when(entry.at)}</span>
+                <span className="text-zinc-600 dark:text-zinc-400">· {when(entry.at)}</span>
               </li>
             ) : (
               <li key={`c${entry.id}`} aria-label={`Comment by ${entry.authorName ?? "someone"}`} className="rounded border border-zinc-200 p-3 dark:border-zinc-800">

@@ -210,7 +210,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
                     <td className="py-2 pr-2">
                       <PriorityText priority={issue.priority} />
                     </td>
-                    <td className="py-2 pr-2">{issue.assigneeName ?? <span className="text-zinc-500">Unassigned</span>}</td>
+                    <td className="py-2 pr-2">{issue.assigneeName ?? <span className="text-zinc-600 dark:text-zinc-400">Unassigned</span>}</td>
                     <td className="py-2 pr-2">
                       <span className="flex flex-wrap gap-1">
                         {issue.labels.map((label) => (

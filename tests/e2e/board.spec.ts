@@ -1,0 +1,232 @@
+/**
+ * The board (SPEC §2 "/board: columns by status; moving a card works without JavaScript"; Quality
+ * bar: "drag and drop on the board (also by keyboard)", "optimistic … board moves").
+ */
+import { boardColumn, card, columnKeys, dndLiveRegion, dragWithMouse, expectColumn, fileIssuesByPost, optionValue } from "./board-helpers";
+import { expect, test } from "./fixtures";
+import { createProject, nextPost, open, signUpWithWorkspace, waitForRouterIdle } from "./issues-helpers";
+
+const fourInTodo = [{ title: "Header" }, { title: "Footer" }, { title: "Sidebar" }, { title: "Search box" }];
+
+test.describe("board", () => {
+  // Each journey signs up (scrypt at N=2^17, SPEC §9).
+  test.describe.configure({ timeout: 90_000 });
+
+  test("moves cards with their own forms: Move down, Move up and Move to…", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Bo Board", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    await fileIssuesByPost(page, base, fourInTodo);
+    const board = `${base}/board`;
+
+    // Reached from the project's tabs.
+    await open(page, javaScriptEnabled, `${base}/issues`);
+    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Board" }).click();
+    await expect(page).toHaveURL(board);
+    for (const status of ["Backlog", "Todo", "In progress", "In review", "Done", "Canceled"]) {
+      await expect(boardColumn(page, status).getByRole("heading", { level: 2 })).toBeVisible();
+    }
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "In progress", []);
+    // A card links to its issue; the first has no "Move up", the last no "Move down".
+    await expect(card(page, "WEB-1").getByRole("link", { name: "Header" })).toHaveAttribute("href", `${base}/issues/1`);
+    await expect(page.getByRole("button", { name: "Move up WEB-1" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Move down WEB-4" })).toHaveCount(0);
+
+    /** Clicks, waits for the answer (a new page without JavaScript), and checks the order again after a reload. */
+    async function submit(button: string, expected: Record<string, string[]>, options: { soft?: boolean } = {}) {
+      const posted = nextPost(page, board);
+      await page.getByRole("button", { name: button, exact: true }).click();
+      const response = await posted;
+      expect(response.status(), `the answer to "${button}"`).toBeLessThan(400);
+      if (javaScriptEnabled) await waitForRouterIdle(page);
+      else await page.waitForLoadState("load");
+      await expect(page, `still on the board after "${button}"`).toHaveURL(board);
+      for (const [status, keys] of Object.entries(expected)) await expectColumn(page, status, keys, options);
+      await open(page, javaScriptEnabled, board);
+      for (const [status, keys] of Object.entries(expected)) await expectColumn(page, status, keys, options);
+    }
+
+    await submit("Move down WEB-1", { Todo: ["WEB-2", "WEB-1", "WEB-3", "WEB-4"] });
+    await submit("Move down WEB-1", { Todo: ["WEB-2", "WEB-3", "WEB-1", "WEB-4"] });
+    await submit("Move up WEB-4", { Todo: ["WEB-2", "WEB-3", "WEB-4", "WEB-1"] });
+    await submit("Move up WEB-3", { Todo: ["WEB-3", "WEB-2", "WEB-4", "WEB-1"] });
+
+    // "Move to…" the chosen column: the card goes to its end.
+    await page.getByLabel("Move WEB-2 to", { exact: true }).selectOption({ label: "In progress" });
+    await submit("Move to the chosen column: WEB-2", { Todo: ["WEB-3", "WEB-4", "WEB-1"], "In progress": ["WEB-2"] });
+    await expect(page.getByLabel("Move WEB-2 to", { exact: true })).toHaveValue("in_progress");
+    await page.getByLabel("Move WEB-4 to", { exact: true }).selectOption({ label: "In progress" });
+    await submit("Move to the chosen column: WEB-4", { Todo: ["WEB-3", "WEB-1"], "In progress": ["WEB-2", "WEB-4"] });
+    await page.getByLabel("Move WEB-1 to", { exact: true }).selectOption({ label: "In progress" });
+    // "Move to…" appends the card to the end of the chosen column.
+    await submit("Move to the chosen column: WEB-1", { Todo: ["WEB-3"], "In progress": ["WEB-2", "WEB-4", "WEB-1"] }, { soft: true });
+
+    // Done: the issue is closed, and its detail says so.
+    await page.getByLabel("Move WEB-3 to", { exact: true }).selectOption({ label: "Done" });
+    await submit("Move to the chosen column: WEB-3", { Todo: [], Done: ["WEB-3"] });
+    await open(page, javaScriptEnabled, `${base}/issues/3`);
+    await expect(page.getByRole("region", { name: "Activity" })).toContainText("Done");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("drags a card with the mouse to another column, and it stays there", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    test.skip(!javaScriptEnabled, "dragging needs JavaScript");
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Dee Dragger", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    await fileIssuesByPost(page, base, [...fourInTodo, { title: "Already going", status: "in_progress" }]);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "In progress", ["WEB-5"]);
+
+    // WEB-2 onto the In progress column's only card: it takes that card's place, above it.
+    const posted = nextPost(page, board);
+    await dragWithMouse(page, page.getByRole("button", { name: "Drag WEB-2", exact: true }), card(page, "WEB-5"), { offsetY: -10 });
+    const response = await posted;
+    expect(response.status()).toBeLessThan(400);
+    await waitForRouterIdle(page);
+    await expect(page).toHaveURL(board);
+    const afterDrop = { Todo: ["WEB-1", "WEB-3", "WEB-4"], "In progress": ["WEB-2", "WEB-5"] };
+    for (const [status, keys] of Object.entries(afterDrop)) await expectColumn(page, status, keys);
+    await page.reload();
+    for (const [status, keys] of Object.entries(afterDrop)) await expectColumn(page, status, keys);
+
+    // Into an empty column (onto the column itself). Backlog, the first: the six columns never fit
+    // in the page's width (max-w-6xl), and near the right edge of the board's scrolling area
+    // dnd-kit scrolls it while dragging (its auto-scroll), so a drop there lands a column further on.
+    const again = nextPost(page, board);
+    await dragWithMouse(page, page.getByRole("button", { name: "Drag WEB-4", exact: true }), boardColumn(page, "Backlog").getByRole("list"));
+    expect((await again).status()).toBeLessThan(400);
+    await waitForRouterIdle(page);
+    await expectColumn(page, "Backlog", ["WEB-4"]);
+    await page.reload();
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-3"]);
+    await expectColumn(page, "Backlog", ["WEB-4"]);
+
+    // The move is an ordinary status change on the issue.
+    await open(page, javaScriptEnabled, `${base}/issues/4`);
+    await expect(page.getByRole("region", { name: "Activity" })).toContainText("Backlog");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("moves a card with the keyboard and announces where it went", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    test.skip(!javaScriptEnabled, "drag and drop by keyboard needs JavaScript");
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Kay Keys", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    await fileIssuesByPost(page, base, [...fourInTodo, { title: "Already going", status: "in_progress" }]);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-3", "WEB-4"]);
+
+    // The drag handle tells a screen reader how to use it.
+    const handle = page.getByRole("button", { name: "Drag WEB-2", exact: true });
+    await expect(handle).toHaveAccessibleDescription(/press space or enter.*arrow keys/i);
+    const live = dndLiveRegion(page);
+    await expect(live).toHaveAttribute("aria-live", /assertive|polite/);
+
+    // Down one place within Todo. The server's answer is held back for a moment: the card is in
+    // its new place at once (an optimistic move), before the server has said anything.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === `${board}.data`,
+      async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      },
+    );
+    await handle.focus();
+    await page.keyboard.press("Space");
+    // "Picked up WEB-2." — at once replaced by where it is: over its own place.
+    await expect(live).toHaveText(/^(Picked up WEB-2\.|WEB-2 is over Todo, position 2\.)$/);
+    await page.keyboard.press("ArrowDown");
+    await expect(live).toHaveText("WEB-2 is over Todo, position 3.");
+    const posted = nextPost(page, board);
+    await page.keyboard.press("Space");
+    await expect(live).toHaveText("WEB-2 was moved to Todo, position 3.");
+    // The column keeps its count while the move is on its way.
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-3", "WEB-2", "WEB-4"], { soft: true });
+    release();
+    expect((await posted).status()).toBeLessThan(400);
+    await page.unroute((url) => url.pathname === `${board}.data`);
+    await waitForRouterIdle(page);
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-3", "WEB-2", "WEB-4"]);
+    await page.reload();
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-3", "WEB-2", "WEB-4"]);
+
+    // Right, into In progress.
+    await page.getByRole("button", { name: "Drag WEB-3", exact: true }).focus();
+    await page.keyboard.press("Space");
+    await expect(live).toHaveText(/^(Picked up WEB-3\.|WEB-3 is over Todo, position 2\.)$/);
+    await page.keyboard.press("ArrowRight");
+    await expect(live).toHaveText(/^WEB-3 is over In progress, position \d\.$/);
+    const toColumn = nextPost(page, board);
+    await page.keyboard.press("Enter");
+    await expect(live).toHaveText(/^WEB-3 was moved to In progress, position \d\.$/);
+    expect((await toColumn).status()).toBeLessThan(400);
+    await waitForRouterIdle(page);
+    const announced = Number(/position (\d)/.exec((await live.textContent()) ?? "")![1]);
+    const inProgress = await columnKeys(page, "In progress");
+    expect(inProgress.indexOf("WEB-3") + 1, `announced position ${announced} in ${inProgress.join(", ")}`).toBe(announced);
+    await page.reload();
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-4"]);
+    await expectColumn(page, "In progress", inProgress);
+
+    // Escape cancels: nothing moves, and it says so.
+    await page.getByRole("button", { name: "Drag WEB-1", exact: true }).focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Escape");
+    await expect(live).toHaveText("Moving WEB-1 was cancelled.");
+    await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-4"]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("takes the list's filters from its URL", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug, name } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Fay Filter", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    const me = await optionValue(page, `${base}/issues/new`, "Assignee", name);
+    await fileIssuesByPost(page, base, [
+      { title: "Mine in todo", assigneeId: me, priority: "high" },
+      { title: "Nobody's in todo" },
+      { title: "Mine in progress", status: "in_progress", assigneeId: me },
+      { title: "Nobody's in review", status: "in_review", priority: "high" },
+    ]);
+    const board = `${base}/board`;
+
+    await open(page, javaScriptEnabled, `${board}?assignee=me`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expectColumn(page, "In progress", ["WEB-3"]);
+    await expectColumn(page, "In review", []);
+    await expect(card(page, "WEB-1")).toContainText(name);
+
+    await open(page, javaScriptEnabled, `${board}?assignee=unassigned`);
+    await expectColumn(page, "Todo", ["WEB-2"]);
+    await expectColumn(page, "In progress", []);
+    await expectColumn(page, "In review", ["WEB-4"]);
+
+    await open(page, javaScriptEnabled, `${board}?priority=high`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expectColumn(page, "In review", ["WEB-4"]);
+
+    await open(page, javaScriptEnabled, `${board}?q=progress`);
+    await expectColumn(page, "Todo", []);
+    await expectColumn(page, "In progress", ["WEB-3"]);
+
+    // A move on a filtered board keeps the filter.
+    await open(page, javaScriptEnabled, `${board}?assignee=me`);
+    const posted = nextPost(page, board);
+    await page.getByLabel("Move WEB-1 to", { exact: true }).selectOption({ label: "In review" });
+    await page.getByRole("button", { name: "Move to the chosen column: WEB-1", exact: true }).click();
+    expect((await posted).status()).toBeLessThan(400);
+    if (javaScriptEnabled) await waitForRouterIdle(page);
+    else await page.waitForLoadState("load");
+    await expect(page).toHaveURL(`${board}?assignee=me`);
+    await expectColumn(page, "Todo", []);
+    await expectColumn(page, "In review", ["WEB-1"]);
+    await open(page, javaScriptEnabled, board);
+    // (Their order is checked in the first test.)
+    expect((await columnKeys(page, "In review")).sort()).toEqual(["WEB-1", "WEB-4"]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
