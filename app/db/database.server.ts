@@ -79,9 +79,16 @@ class CairnSqliteDialect extends SqliteDialect {
 }
 
 /** Opens PostgreSQL when a URL is given, otherwise the SQLite file in `dataDir`. */
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DatabaseHandle {
+export function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Told when PostgreSQL drops an idle connection (a restart, say); the pool opens a new one. */
+  onIdleConnectionError?: (error: Error) => void;
+}): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    // Without a listener such an error would end the process.
+    pool.on("error", (error) => options.onIdleConnectionError?.(error));
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
   }
   mkdirSync(options.dataDir, { recursive: true });

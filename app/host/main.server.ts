@@ -48,7 +48,10 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
   const lifecycle = createLifecycle();
 
   try {
-    const database = openDatabase(config);
+    const database = openDatabase({
+      ...config,
+      onIdleConnectionError: (error) => logger.warn({ err: error }, "PostgreSQL closed an idle connection"),
+    });
     const sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, logger });
     let production: Promise<ServerBuild> | undefined;
     const build = "vite" in assets ? loadBuild : () => (production ??= loadBuild());

@@ -38,7 +38,12 @@ const forbidden = "You don&#x27;t have permission to do that.";
 const archivedRefusal = "This project is archived: it is read-only.";
 
 /** Where an unauthenticated request is sent (SPEC §8): a GET keeps its query, a POST its path. */
-const loginFor = (path: string) => `/login?${new URLSearchParams({ redirectTo: path })}`;
+/** Where sign-in brings one back: the page's URL as React Router normalises it (query re-encoded). */
+function loginFor(path: string) {
+  const page = new URL(path, "http://cairn.test");
+  page.searchParams.delete("_routes");
+  return `/login?${new URLSearchParams({ redirectTo: page.pathname + page.search })}`;
+}
 
 /** The expected status per person: the four roles as given; a stranger 404, nobody signed in 302. */
 function byRole(owner: number, admin: number, member: number, viewer: number): Record<Who, number> {
