@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { userInserter } from "../support/users";
 
 // scrypt N=2^17 costs ~0.3 s a hash: accounts whose password does not matter are inserted directly.
 const start = new Date("2025-03-01T12:00:00.000Z");
@@ -24,15 +25,7 @@ beforeAll(async () => {
   precomputedHash = await hashPassword("a password nobody types");
 });
 
-async function insertUser(db: Database, name: string, email: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("users")
-    .values({ email, name, password_hash: precomputedHash, is_instance_admin: 0, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertUser = userInserter(() => precomputedHash, start);
 
 async function insertWorkspace(db: Database, slug: string): Promise<number> {
   const now = start.toISOString();

@@ -16,6 +16,7 @@ import {
 import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "~/workspaces/members.server";
 import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { userInserter } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const second = 1000;
@@ -27,15 +28,7 @@ beforeAll(async () => {
   passwordHash = await hashPassword("a long enough password");
 });
 
-async function insertUser(db: Database, name: string, email: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("users")
-    .values({ email, name, password_hash: passwordHash, is_instance_admin: 0, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertUser = userInserter(() => passwordHash, start);
 
 function tokenOf(result: InvitationResult): string {
   if (!result.ok) throw new Error(`expected an invitation, got: ${result.message}`);

@@ -16,6 +16,7 @@ import { can, roles, type Permission } from "~/workspaces/roles";
 import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { userInserter } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
@@ -25,15 +26,7 @@ beforeAll(async () => {
   passwordHash = await hashPassword("a long enough password");
 });
 
-async function insertUser(db: Database, name: string, email: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("users")
-    .values({ email, name, password_hash: passwordHash, is_instance_admin: 0, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertUser = userInserter(() => passwordHash, start);
 
 describe("can(): the permission matrix of SPEC §6", () => {
   // Rows of the table in SPEC §6, as permissions, with the roles that have a tick.

@@ -12,6 +12,7 @@ import { hashToken, newToken } from "~/auth/tokens.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { userInserter } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const second = 1000;
@@ -25,15 +26,7 @@ beforeAll(async () => {
   passwordHash = await hashPassword("a long enough password");
 });
 
-async function insertUser(db: Database, name: string, email: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("users")
-    .values({ email, name, password_hash: passwordHash, is_instance_admin: 0, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertUser = userInserter(() => passwordHash, start);
 
 describe.each(testDialects)("sessions on %s", (dialect) => {
   let database: TestDatabase;

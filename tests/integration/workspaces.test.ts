@@ -13,6 +13,7 @@ import {
   workspaceSlugField,
 } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { userInserter } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
@@ -22,15 +23,7 @@ beforeAll(async () => {
   passwordHash = await hashPassword("a long enough password");
 });
 
-async function insertUser(db: Database, name: string, email: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("users")
-    .values({ email, name, password_hash: passwordHash, is_instance_admin: 0, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertUser = userInserter(() => passwordHash, start);
 
 describe("workspace slug and name rules (SPEC §5)", () => {
   const slug = (value: unknown) => workspaceSlugField.safeParse(value);
