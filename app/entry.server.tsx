@@ -9,6 +9,7 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { currentUserContext } from "~/auth/current-user.server";
 import { RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { appContext } from "~/host/app-context.server";
@@ -70,7 +71,12 @@ export default function handleRequest(
           responseStatusCode = 500;
           // Errors in the shell reject and reach handleError; these come later, while streaming.
           if (shellRendered && !request.signal.aborted) {
-            reportUnexpectedError(error, { services, request, route: new URL(request.url).pathname });
+            reportUnexpectedError(error, {
+              services,
+              request,
+              route: new URL(request.url).pathname,
+              userId: loadContext.get(currentUserContext)?.id,
+            });
           }
         },
       },
@@ -90,6 +96,11 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     services.logger.info({ status: error.status }, error.statusText);
     return;
   }
-  const { digest } = reportUnexpectedError(error, { services, request, route: new URL(request.url).pathname });
+  const { digest } = reportUnexpectedError(error, {
+    services,
+    request,
+    route: new URL(request.url).pathname,
+    userId: (context as RouterContextProvider).get(currentUserContext)?.id,
+  });
   services.renderErrorDigest = digest;
 };

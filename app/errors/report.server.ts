@@ -15,14 +15,14 @@ export type UnexpectedErrorReport = {
  */
 export function reportUnexpectedError(
   error: unknown,
-  where: { services: AppServices; request: Request; route: string },
+  where: { services: AppServices; request: Request; route: string; userId?: number | null },
 ): UnexpectedErrorReport {
-  const { services, request, route } = where;
+  const { services, request, route, userId = null } = where;
   const digest = errorDigest(error, route);
   const url = new URL(request.url);
   const err = error instanceof Error ? error : new Error(String(error));
   services.logger.error(
-    { err, digest, route, method: request.method, url: url.pathname + url.search },
+    { err, digest, route, method: request.method, url: url.pathname + url.search, userId },
     `Unexpected error, digest ${digest}`,
   );
   const recorded = recordServerError(services.db, {
@@ -32,7 +32,7 @@ export function reportUnexpectedError(
     method: request.method,
     message: `${err.name}: ${err.message}`,
     stack: err.stack ?? null,
-    userId: null,
+    userId,
     userAgent: request.headers.get("user-agent"),
     requestId: services.requestId,
     at: new Date(),

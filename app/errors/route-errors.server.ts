@@ -1,4 +1,5 @@
 import { data, isRouteErrorResponse, type RouterContextProvider, type ServerBuild } from "react-router";
+import { currentUserContext } from "~/auth/current-user.server";
 import { isDatabaseUnavailable } from "~/db/errors.server";
 import { appContext } from "~/host/app-context.server";
 import { reportUnexpectedError } from "./report.server";
@@ -28,7 +29,12 @@ async function toRouteError(error: unknown, routeId: string, { request, context 
     services.logger.warn({ err: error, route: routeId }, "Database unavailable");
     return data(unavailableMessage, { status: 503, headers: { "Retry-After": "5" } });
   }
-  const { digest, recorded } = reportUnexpectedError(error, { services, request, route: routeId });
+  const { digest, recorded } = reportUnexpectedError(error, {
+    services,
+    request,
+    route: routeId,
+    userId: context.get(currentUserContext)?.id,
+  });
   await recorded;
   return data({ digest }, { status: 500 });
 }

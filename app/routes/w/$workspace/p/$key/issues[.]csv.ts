@@ -21,7 +21,7 @@ export async function loader(args: Route.LoaderArgs) {
     meId: user.id,
     signal: request.signal,
     // Once the download has started its status is sent: an error can only cut it short, and be reported.
-    onError: (error) => reportUnexpectedError(error, { services, request, route: routeId }),
+    onError: (error) => reportUnexpectedError(error, { services, request, route: routeId, userId: user.id }),
   });
   return new Response(body, {
     headers: {
