@@ -93,6 +93,11 @@ function AccountMenu() {
   }
   return (
     <div className="flex items-center gap-2 text-sm">
+      {user.isInstanceAdmin ? (
+        <Link to="/admin" className={linkClass}>
+          Admin
+        </Link>
+      ) : null}
       <Link to="/settings" className={linkClass} title={user.email}>
         {user.name}
       </Link>

@@ -33,6 +33,11 @@ export default [
       route("labels", "routes/w/$workspace/settings/labels.tsx"),
     ]),
   ]),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/index.ts"),
+    route("monitoring", "routes/admin/monitoring/index.tsx"),
+    route("monitoring/:digest", "routes/admin/monitoring/$digest.tsx"),
+  ]),
   route("healthz", "routes/healthz.ts"),
   route("readyz", "routes/readyz.ts"),
   route("monitoring", "routes/monitoring.ts"),

@@ -37,9 +37,9 @@ function describe(error: unknown, renderDigest: string | undefined): ErrorView {
 /**
  * The error boundary of every route: known errors (404, 403, …) say what happened; anything else
  * says only that it went wrong, with the server's digest when there is one — never the error's
- * message or stack.
+ * message or stack. Where the reader is the operator, `digestHref` links the digest to its details.
  */
-export function RouteErrorBoundary() {
+export function RouteErrorBoundary({ digestHref }: { digestHref?: (digest: string) => string }) {
   const error = useRouteError();
   // Browser monitoring (SPEC §7): effects run only in the browser, where the reporter exists.
   useEffect(() => reportBoundaryError(error, window.location.pathname), [error]);
@@ -53,6 +53,14 @@ export function RouteErrorBoundary() {
       {view.digest ? (
         <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
           Digest: <code className="font-mono">{view.digest}</code>
+          {digestHref ? (
+            <>
+              {" · "}
+              <Link to={digestHref(view.digest)} className="text-indigo-700 underline dark:text-indigo-300">
+                See this error
+              </Link>
+            </>
+          ) : null}
         </p>
       ) : null}
       <p className="mt-6">

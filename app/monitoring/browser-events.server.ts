@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { errorDigest } from "~/errors/digest.server";
+import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**
  * What the browser reports to `POST /monitoring` (SPEC §7): uncaught errors, unhandled rejections,
@@ -11,8 +12,6 @@ import { errorDigest } from "~/errors/digest.server";
 /** SPEC §9: a beacon is at most 64 KiB, and a client sends at most 60 a minute. */
 export const beaconLimits = { maxBytes: 64 * 1024, maxEvents: 50, perWindow: 60, windowMs: 60 * 1000 } as const;
 
-export const webVitalNames = ["LCP", "INP", "CLS", "FCP", "TTFB"] as const;
-export const webVitalRatings = ["good", "needs-improvement", "poor"] as const;
 
 /** No control characters (line breaks included): a route is a one-line label. */
 const oneLine = /^[^\u0000-\u001f\u007f]+$/;
