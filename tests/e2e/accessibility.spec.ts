@@ -10,27 +10,11 @@
  * the same session whose scripts are all blocked — the server's HTML, never hydrated, exactly what
  * a browser without JavaScript shows — where axe runs.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { describeFindings, type Finding, scan } from "./axe";
 import { createLabelInSettings, fileIssuesByPost } from "./board-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 import { createProject, fileIssue, open, signUpWithWorkspace } from "./issues-helpers";
-
-type Finding = { page: string; id: string; impact: string; help: string; targets: string[] };
-
-/** Scans the page as it is; returns its serious and critical violations. */
-async function scan(page: Page, name: string): Promise<Finding[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({
-      page: name,
-      id: v.id,
-      impact: v.impact ?? "",
-      help: v.help,
-      targets: v.nodes.map((node) => `${node.target.join(" ")}${node.failureSummary ? ` — ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`),
-    }));
-}
 
 /** A context with the session of `page`, the color scheme asked for, and every script request refused. */
 async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, colorScheme: "light" | "dark"): Promise<BrowserContext> {
@@ -38,9 +22,6 @@ async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, c
   await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
   return context;
 }
-
-const describeFindings = (findings: Finding[]) =>
-  findings.map((f) => `[${f.page}] ${f.id} (${f.impact}): ${f.help}\n    ${f.targets.join("\n    ")}`).join("\n");
 
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility, ${colorScheme} color scheme`, () => {

@@ -1,22 +1,12 @@
 import type { Page, Request } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/database.server";
 import { expect, runCairn, test, waitForHydration } from "./fixtures";
+import { hidePage, isBeacon } from "./monitoring-helpers";
 
 /**
  * Browser monitoring (SPEC §7): with JavaScript, errors and web vitals go to POST /monitoring with
  * navigator.sendBeacon once the page is hidden; without it, nothing is sent.
  */
-
-/** What the browser does when the user switches tabs or minimises: the page becomes hidden. */
-async function hidePage(page: Page) {
-  await page.evaluate(() => {
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-    document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
-  });
-}
-
-const isBeacon = (request: Request) => new URL(request.url()).pathname === "/monitoring" && request.method() === "POST";
 
 function monitoringEvents({ db }: DatabaseHandle, kind: "client_error" | "web_vital") {
   return db.selectFrom("monitoring_events").selectAll().where("kind", "=", kind).orderBy("id").execute();

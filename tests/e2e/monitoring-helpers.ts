@@ -1,0 +1,12 @@
+import type { Page, Request } from "@playwright/test";
+
+/** What the browser does when the user switches tabs or minimises: the page becomes hidden. */
+export async function hidePage(page: Page) {
+  await page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
+  });
+}
+
+export const isBeacon = (request: Request) => new URL(request.url()).pathname === "/monitoring" && request.method() === "POST";
