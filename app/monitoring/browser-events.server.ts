@@ -148,6 +148,18 @@ export async function recordBeacon(db: Database, beacon: Beacon, sender: BeaconS
     for (const { event, times } of errors.values()) await recordClientError(trx, event, sender, times);
     await recordWebVitals(trx, vitals, sender);
   });
+  // Now and then, vitals older than the retention go: a row per vital per page load adds up.
+  if (vitals.length > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
+}
+
+/** Web vitals are kept this long; /admin/monitoring shows the last 30 days. */
+export const webVitalRetentionDays = 90;
+
+/** Deletes the web vitals older than the retention; grouped errors stay (they are one row each). */
+export async function purgeOldWebVitals(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - webVitalRetentionDays * 86_400_000).toISOString();
+  const result = await db.deleteFrom("monitoring_events").where("kind", "=", "web_vital").where("last_seen", "<", before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** migrations/0005_monitoring_limits.ts (not in app/db/schema.ts: typed here). */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { recordBeacon, recordWebVitals, type WebVitalEvent } from "~/monitoring/browser-events.server";
+import type { MonitoringEventKind } from "~/db/schema";
+import { purgeOldWebVitals, recordBeacon, recordWebVitals, type WebVitalEvent } from "~/monitoring/browser-events.server";
 import { findErrorGroup, listErrorGroups, normaliseDigest, webVitalPercentiles, webVitalRoutes } from "~/monitoring/dashboard.server";
 import { recordServerError } from "~/monitoring/server-errors.server";
 import { BrowserlessClient } from "../support/browserless-client";
@@ -126,6 +127,18 @@ describe.each(testDialects)("the monitoring dashboard's queries on %s", (dialect
       { bucket: "2026-11-21", name: "LCP", p75: 3000, samples: 5 },
     ]);
     expect(await webVitalRoutes(handle.db, since)).toEqual(["/login", "/w/:workspace"]);
+  });
+
+  it("purges web vitals older than 90 days, and only those", async () => {
+    const count = async (kind: MonitoringEventKind) =>
+      Number((await handle.db.selectFrom("monitoring_events").select((eb) => eb.fn.countAll().as("n")).where("kind", "=", kind).executeTakeFirstOrThrow()).n);
+    const vitalsBefore = await count("web_vital");
+    const errorsBefore = await count("server_error");
+    // 2026-10-01 is within 90 days of 2026-12-01 (61 days); of 2027-01-01 (92 days), not.
+    expect(await purgeOldWebVitals(handle.db, new Date("2026-12-01T00:00:00Z"))).toBe(0);
+    expect(await purgeOldWebVitals(handle.db, new Date("2027-01-01T00:00:00Z"))).toBe(1);
+    expect(await count("web_vital")).toBe(vitalsBefore - 1);
+    expect(await count("server_error")).toBe(errorsBefore);
   });
 });
 
