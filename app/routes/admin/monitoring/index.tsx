@@ -2,6 +2,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FilterSelect } from "~/components/filter-select";
 import { SubmitButton } from "~/components/forms";
 import { type DailyPercentile, WebVitalChart, WebVitalValue } from "~/components/web-vitals";
 import { parseForm } from "~/forms/parse-form.server";
@@ -235,18 +236,14 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
         )}
 
         <h3 className="mt-8 font-semibold">Over time</h3>
-        <Form method="get" className="mt-2 flex items-end gap-2">
-          <label className="flex flex-col text-sm font-medium">
-            Route
-            <select key={chart.route} name="route" defaultValue={chart.route} className={`mt-1 ${inputClass}`}>
-              <option value="">All routes</option>
-              {chart.routes.map((route) => (
-                <option key={route} value={route}>
-                  {route}
-                </option>
-              ))}
-            </select>
-          </label>
+        <Form method="get" className="mt-2 flex items-end gap-2 text-sm font-medium">
+          <FilterSelect
+            label="Route"
+            name="route"
+            value={chart.route}
+            options={[{ value: "", label: "All routes" }, ...chart.routes.map((route) => ({ value: route, label: route }))]}
+            className={`mt-1 ${inputClass}`}
+          />
           <button type="submit" className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900">
             Show
           </button>

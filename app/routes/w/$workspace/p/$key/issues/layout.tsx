@@ -2,6 +2,7 @@ import { type ShouldRevalidateFunction, data, Form, Link, Outlet, redirect, useF
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { FilterSelect } from "~/components/filter-select";
 import { PriorityText } from "~/components/issue-bits";
 import { LabelChip } from "~/components/label-chip";
 import { parseForm } from "~/forms/parse-form.server";
@@ -51,6 +52,14 @@ export async function action(args: Route.ActionArgs) {
 /** A refused status change (409) reloads the list, so it shows the status and version that won. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
   actionStatus === 409 || defaultShouldRevalidate;
+
+const sortLabels: Record<(typeof issueSorts)[number], string> = {
+  updated: "Recently updated",
+  created: "Newest",
+  priority: "Priority",
+  due: "Due date",
+  number: "Number",
+};
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
 
@@ -106,64 +115,51 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
             Search
             <input type="search" name="q" defaultValue={filters.q} className={selectClass} />
           </label>
-          <label className="flex flex-col">
-            Status
-            <select name="status" defaultValue={filters.statuses.join(",")} className={selectClass}>
-              <option value="">Any status</option>
-              <option value="open">Open</option>
-              <option value="closed">Closed</option>
-              {statuses.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabels[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Assignee
-            <select name="assignee" defaultValue={filters.assignee ?? ""} className={selectClass}>
-              <option value="">Anyone</option>
-              <option value="me">Me</option>
-              <option value="unassigned">Unassigned</option>
-              {members.map((m) => (
-                <option key={m.userId} value={m.userId}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Label
-            <select name="label" defaultValue={filters.labelId ?? ""} className={selectClass}>
-              <option value="">Any label</option>
-              {labels.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Priority
-            <select name="priority" defaultValue={filters.priority ?? ""} className={selectClass}>
-              <option value="">Any priority</option>
-              {priorities.map((p) => (
-                <option key={p} value={p}>
-                  {priorityLabels[p]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Sort
-            <select name="sort" defaultValue={filters.sort} className={selectClass}>
-              {issueSorts.map((sort) => (
-                <option key={sort} value={sort}>
-                  {{ updated: "Recently updated", created: "Newest", priority: "Priority", due: "Due date", number: "Number" }[sort]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Status"
+            name="status"
+            value={filters.statuses.join(",")}
+            options={[
+              { value: "", label: "Any status" },
+              { value: "open", label: "Open" },
+              { value: "closed", label: "Closed" },
+              ...statuses.map((s) => ({ value: s, label: statusLabels[s] })),
+            ]}
+            className={selectClass}
+          />
+          <FilterSelect
+            label="Assignee"
+            name="assignee"
+            value={String(filters.assignee ?? "")}
+            options={[
+              { value: "", label: "Anyone" },
+              { value: "me", label: "Me" },
+              { value: "unassigned", label: "Unassigned" },
+              ...members.map((m) => ({ value: m.userId, label: m.name })),
+            ]}
+            className={selectClass}
+          />
+          <FilterSelect
+            label="Label"
+            name="label"
+            value={String(filters.labelId ?? "")}
+            options={[{ value: "", label: "Any label" }, ...labels.map((l) => ({ value: l.id, label: l.name }))]}
+            className={selectClass}
+          />
+          <FilterSelect
+            label="Priority"
+            name="priority"
+            value={filters.priority ?? ""}
+            options={[{ value: "", label: "Any priority" }, ...priorities.map((p) => ({ value: p, label: priorityLabels[p] }))]}
+            className={selectClass}
+          />
+          <FilterSelect
+            label="Sort"
+            name="sort"
+            value={filters.sort}
+            options={issueSorts.map((sort) => ({ value: sort, label: sortLabels[sort] }))}
+            className={selectClass}
+          />
           <button type="submit" className="rounded border border-zinc-300 px-3 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900">
             Apply
           </button>
