@@ -16,6 +16,15 @@ export type Config = {
   /** How long /readyz answers 503 before a stopping server closes its port, so load balancers notice. */
   drainSeconds: number;
   production: boolean;
+  /** Where server errors and browser events are also exported over OTLP/HTTP; `undefined`: nowhere. */
+  otlp: OtlpExport | undefined;
+};
+
+export type OtlpExport = {
+  /** The full URL logs are POSTed to (`…/v1/logs`). */
+  logsUrl: string;
+  /** How long log records wait to be sent together (OTEL_BLRP_SCHEDULE_DELAY). */
+  scheduleDelayMs: number;
 };
 
 const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -90,6 +99,43 @@ function parseHost(raw: string | undefined): string {
   return raw;
 }
 
+function parseHttpUrl(variable: string, raw: string): URL {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    invalid(variable, "an http:// or https:// URL, such as http://127.0.0.1:4318", raw);
+  }
+  return url;
+}
+
+/**
+ * The standard OpenTelemetry variables, read as the SDK reads them: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT
+ * is the logs URL itself; OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL, to which
+ * `v1/logs` is appended. With neither, nothing is exported (SPEC §7: no third-party calls by default).
+ */
+function parseOtlpLogsUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const { OTEL_EXPORTER_OTLP_ENDPOINT: baseRaw, OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: logsRaw } = env;
+  const base = baseRaw ? parseHttpUrl("OTEL_EXPORTER_OTLP_ENDPOINT", baseRaw) : undefined;
+  if (logsRaw) return parseHttpUrl("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", logsRaw).href;
+  if (!base) return undefined;
+  if (!base.pathname.endsWith("/")) base.pathname += "/";
+  return new URL("v1/logs", base).href;
+}
+
+/** @opentelemetry/sdk-logs does not read OTEL_BLRP_SCHEDULE_DELAY itself; the default is the OpenTelemetry spec's. */
+function parseScheduleDelay(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 1000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 600_000) {
+    invalid("OTEL_BLRP_SCHEDULE_DELAY", "a whole number of milliseconds from 0 to 600000", raw);
+  }
+  return Number(raw);
+}
+
+function parseOtlp(env: NodeJS.ProcessEnv): OtlpExport | undefined {
+  const logsUrl = parseOtlpLogsUrl(env);
+  const scheduleDelayMs = parseScheduleDelay(env.OTEL_BLRP_SCHEDULE_DELAY);
+  return logsUrl === undefined ? undefined : { logsUrl, scheduleDelayMs };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   return {
     port: parsePort(env.PORT),
@@ -101,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     drainSeconds: parseDrainSeconds(env.DRAIN_SECONDS),
     production: env.NODE_ENV !== "development",
+    otlp: parseOtlp(env),
   };
 }

@@ -10,8 +10,8 @@ export type UnexpectedErrorReport = {
 
 /**
  * The one place an unexpected server error is handled: it gets a digest, is logged once in full
- * with the request's details, and is recorded for /admin/monitoring. Only the digest may reach
- * the browser.
+ * with the request's details, is recorded for /admin/monitoring, and is exported over OTLP when
+ * that is configured. Only the digest may reach the browser.
  */
 export function reportUnexpectedError(
   error: unknown,
@@ -25,7 +25,7 @@ export function reportUnexpectedError(
     { err, digest, route, method: request.method, url: url.pathname + url.search, userId },
     `Unexpected error, digest ${digest}`,
   );
-  const recorded = recordServerError(services.db, {
+  const event = {
     digest,
     route,
     url: url.pathname + url.search,
@@ -36,8 +36,10 @@ export function reportUnexpectedError(
     userAgent: request.headers.get("user-agent"),
     requestId: services.requestId,
     at: new Date(),
-  }).catch((recordError: unknown) => {
+  };
+  const recorded = recordServerError(services.db, event).catch((recordError: unknown) => {
     services.logger.warn({ err: recordError, digest }, "Could not record the error for monitoring");
   });
+  services.telemetry.serverError(err, event);
   return { digest, recorded };
 }

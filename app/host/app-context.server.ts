@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { Config } from "~/config/env.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
+import type { Telemetry } from "~/monitoring/otlp-export.server";
 import type { Lifecycle } from "./lifecycle.server";
 
 /** What every loader and action can reach through `context.get(appContext)`. */
@@ -9,6 +10,8 @@ export type AppServices = DatabaseHandle & {
   config: Config;
   sessionSecret: string;
   lifecycle: Lifecycle;
+  /** Exports server errors and browser events over OTLP when configured; otherwise does nothing. */
+  telemetry: Telemetry;
   /** The request's logger: every line carries the request id. */
   logger: Logger;
   requestId: string;

@@ -11,6 +11,7 @@ import type { DatabaseHandle } from "~/db/database.server";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
+import type { Telemetry } from "~/monitoring/otlp-export.server";
 import { appContext, type AppServices } from "./app-context.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
 import { plainPage } from "./plain-page.server";
@@ -21,6 +22,7 @@ export type HostOptions = {
   config: Config;
   logger: Logger;
   lifecycle: Lifecycle;
+  telemetry: Telemetry;
   database: DatabaseHandle;
   sessionSecret: string;
   build: () => Promise<ServerBuild>;
@@ -100,6 +102,7 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
     config: options.config,
     sessionSecret: options.sessionSecret,
     lifecycle: options.lifecycle,
+    telemetry: options.telemetry,
     logger: req.log,
     requestId: String(req.id),
     clientIp: req.ip ?? null,

@@ -7,6 +7,7 @@ import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { withErrorDigests } from "~/errors/route-errors.server";
 import { createLogger } from "~/logging/logger.server";
+import { createTelemetry } from "~/monitoring/otlp-export.server";
 import { createHostApp } from "./app.server";
 import { createLifecycle } from "./lifecycle.server";
 import { stopGracefullyOnSignals } from "./shutdown.server";
@@ -46,6 +47,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const lifecycle = createLifecycle();
+  const telemetry = createTelemetry(config.otlp, logger);
 
   try {
     const database = openDatabase({
@@ -56,7 +58,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
     let production: Promise<ServerBuild> | undefined;
     const build = "vite" in assets ? loadBuild : () => (production ??= loadBuild());
 
-    const app = createHostApp({ config, logger, lifecycle, database, sessionSecret, build, assets });
+    const app = createHostApp({ config, logger, lifecycle, telemetry, database, sessionSecret, build, assets });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     stopGracefullyOnSignals({
@@ -64,7 +66,11 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
       lifecycle,
       logger,
       drainSeconds: config.drainSeconds,
-      release: () => database.db.destroy(),
+      release: async () => {
+        // Errors reported while draining reach the monitoring service before the process exits.
+        await telemetry.shutdown();
+        await database.db.destroy();
+      },
     });
 
     const applied = await migrateToLatest(database);

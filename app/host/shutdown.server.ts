@@ -5,7 +5,8 @@ import type { Lifecycle } from "./lifecycle.server";
 
 /**
  * On SIGTERM or SIGINT: /readyz turns 503; after `drainSeconds` the port closes; requests in flight
- * may finish within `timeoutMs`, then their connections are cut; last, `release` closes the database.
+ * may finish within `timeoutMs`, then their connections are cut; last, `release` sends what is still
+ * queued for export and closes the database.
  */
 export function stopGracefullyOnSignals(options: {
   server: Server;

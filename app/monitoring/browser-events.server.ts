@@ -56,7 +56,7 @@ export type WebVitalEvent = Extract<BrowserEvent, { kind: "web_vital" }>;
 export type BeaconSender = { userId: number | null; userAgent: string | null; requestId: string | null; at: Date };
 
 /** Only the path is kept: a query string or fragment may carry what the operator should not see. */
-const pathOnly = (url: string) => url.replace(/[?#].*$/s, "") || "/";
+export const pathOnly = (url: string) => url.replace(/[?#].*$/s, "") || "/";
 
 /** Client errors group by message and route, as server errors group by digest. */
 export function clientErrorDigest(event: Pick<ClientErrorEvent, "message" | "route">): string {

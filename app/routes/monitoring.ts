@@ -7,7 +7,7 @@ import type { Route } from "./+types/monitoring";
  * `POST /monitoring`: the browser's error and web-vital beacons (SPEC §7), sent by
  * app/monitoring/reporting.client.ts with navigator.sendBeacon. A beacon is JSON of at most 64 KiB
  * (SPEC §9), `{ events: [...] }` with 1 to 50 events; a client sends at most 60 a minute. Anything
- * else is refused (400, 413, 415, 429) and nothing of it is recorded. Same-origin only: the host
+ * else is refused (400, 413, 415, 429) and nothing of it is recorded or exported. Same-origin only: the host
  * refuses cross-site POSTs before they get here.
  */
 export function loader() {
@@ -38,12 +38,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return plain(400, "That is not a valid monitoring beacon.");
 
   const user = context.get(currentUserContext);
-  await recordBeacon(services.db, parsed.data, {
+  const sender = {
     userId: user?.id ?? null,
     userAgent: request.headers.get("User-Agent")?.slice(0, 500) ?? null,
     requestId: services.requestId,
     at: now,
-  });
+  };
+  await recordBeacon(services.db, parsed.data, sender);
+  // Only what was accepted and stored is exported.
+  services.telemetry.browserEvents(parsed.data.events, sender);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }
 

@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       trustProxy: false,
       drainSeconds: 0,
       production: true,
+      otlp: undefined,
     });
   });
 
@@ -43,6 +44,21 @@ describe("loadConfig", () => {
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
   });
 
+  it("exports over OTLP only when an endpoint is set, appending v1/logs to the base URL as the SDK does", () => {
+    expect(loadConfig({ OTEL_BLRP_SCHEDULE_DELAY: "100" }).otlp).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).otlp).toEqual({
+      logsUrl: "http://collector:4318/v1/logs",
+      scheduleDelayMs: 1000,
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/otlp", OTEL_BLRP_SCHEDULE_DELAY: "100" }).otlp).toEqual({
+      logsUrl: "https://otel.example/otlp/v1/logs",
+      scheduleDelayMs: 100,
+    });
+    // The logs endpoint is the URL itself, and wins over the base.
+    const both = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: "http://logs:9000/in" };
+    expect(loadConfig(both).otlp?.logsUrl).toBe("http://logs:9000/in");
+  });
+
   it.each([
     ["PORT", "abc", "Invalid configuration: PORT must be a whole number from 1 to 65535 (got \"abc\")."],
     ["PORT", "70000", "PORT must be a whole number from 1 to 65535"],
@@ -52,6 +68,10 @@ describe("loadConfig", () => {
     ["TRUST_PROXY", "everyone", "TRUST_PROXY must be true, false, a number of hops"],
     ["DRAIN_SECONDS", "-1", "DRAIN_SECONDS must be a whole number of seconds from 0 to 300"],
     ["HOST", "not a host!", "HOST must be an IP address or host name"],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
+    ["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "not a url", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT must be an http:// or https:// URL"],
+    ["OTEL_BLRP_SCHEDULE_DELAY", "soon", "OTEL_BLRP_SCHEDULE_DELAY must be a whole number of milliseconds from 0 to 600000"],
   ])("refuses %s=%s with one clear line", (variable, value, message) => {
     let error: unknown;
     try {
