@@ -1,6 +1,7 @@
 // Starts Cairn. By default it serves the production build (building it first if there is none);
 // with NODE_ENV=development it runs the TypeScript sources through Vite with hot reload.
-// `node server.js backup [FILE]` makes an online copy of the embedded database instead.
+// `node server.js backup [FILE]` makes an online copy of the embedded database instead, and
+// `node server.js seed [--workspace SLUG] [--issues COUNT]` fills the database with a demo workspace.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -20,5 +21,6 @@ if (process.env.NODE_ENV === "development") {
   }
   const server = await import(entry.href);
   if (process.argv[2] === "backup") await server.backup(process.argv[3]);
+  else if (process.argv[2] === "seed") await server.seed(process.argv.slice(3));
   else await server.start({ clientDir: fileURLToPath(new URL("./build/client", import.meta.url)) });
 }

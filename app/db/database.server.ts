@@ -15,6 +15,7 @@ import {
   SqliteDriver,
 } from "kysely";
 import pg from "pg";
+import { tallyQuery } from "./query-tally.server";
 import type { DB } from "./schema";
 
 export type Database = Kysely<DB>;
@@ -78,7 +79,10 @@ class CairnSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Opens PostgreSQL when a URL is given, otherwise the SQLite file in `dataDir`. */
+/**
+ * Opens PostgreSQL when a URL is given, otherwise the SQLite file in `dataDir`. Each query is
+ * counted into the current request's tally (the Server-Timing header).
+ */
 export function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -89,7 +93,7 @@ export function openDatabase(options: {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
     // Without a listener such an error would end the process.
     pool.on("error", (error) => options.onIdleConnectionError?.(error));
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: "postgres" };
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: tallyQuery }), dialect: "postgres" };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
@@ -98,5 +102,5 @@ export function openDatabase(options: {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  return { db: new Kysely<DB>({ dialect: new CairnSqliteDialect({ database: sqlite }) }), dialect: "sqlite" };
+  return { db: new Kysely<DB>({ dialect: new CairnSqliteDialect({ database: sqlite }), log: tallyQuery }), dialect: "sqlite" };
 }

@@ -17,6 +17,7 @@ import { refuseCrossSiteMutations } from "./cross-site.server";
 import { plainPage } from "./plain-page.server";
 import type { Lifecycle } from "./lifecycle.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
+import { serverTiming } from "./server-timing.server";
 
 export type HostOptions = {
   config: Config;
@@ -81,7 +82,7 @@ export function createHostApp(options: HostOptions): express.Express {
     app.use(express.static(assets.clientDir, { maxAge: "1h", index: false }));
   }
 
-  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations);
+  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations, serverTiming);
   app.use(
     createRequestHandler({
       build: options.build,

@@ -8,6 +8,7 @@ import { migrateToLatest } from "~/db/migrate.server";
 import { withErrorDigests } from "~/errors/route-errors.server";
 import { createLogger } from "~/logging/logger.server";
 import { createTelemetry } from "~/monitoring/otlp-export.server";
+import { demoPassword, parseSeedArguments, seedWorkspace } from "~/seed/seed.server";
 import { createHostApp } from "./app.server";
 import { createLifecycle } from "./lifecycle.server";
 import { stopGracefullyOnSignals } from "./shutdown.server";
@@ -37,6 +38,41 @@ export async function backup(destination: string | undefined) {
   const file = destination ?? defaultBackupFile(config.dataDir, new Date());
   const { pages } = await backupSqlite(config.dataDir, file);
   console.log(`Backed up ${pages} pages to ${file}`);
+}
+
+/**
+ * `npm run seed -- --workspace demo --issues 10000`: a realistic workspace to try Cairn with or to
+ * benchmark it, in the database the server would use (migrated first).
+ */
+export async function seed(args: string[]) {
+  const config = configOrExit();
+  const options = parseSeedArguments(args);
+  if ("error" in options) {
+    console.error(options.error);
+    process.exit(1);
+  }
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const started = performance.now();
+    const seeded = await seedWorkspace(database, { slug: options.slug, issueCount: options.issueCount, now: new Date() });
+    if ("refused" in seeded) {
+      console.error(seeded.refused);
+      process.exitCode = 1;
+      return;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const count = (n: number) => n.toLocaleString("en");
+    console.log(
+      `Seeded workspace "${options.slug}" on ${database.dialect}: ${seeded.members} members, ${seeded.projects.length} projects ` +
+        `(${seeded.projects.map((p) => `${p.key} ${count(p.issues)}`).join(", ")}), ${seeded.labels} labels, ${count(seeded.issues)} issues, ` +
+        `${count(seeded.comments)} comments, ${count(seeded.activities)} activities in ${seconds.toFixed(1)} s ` +
+        `(${((seconds * 10_000) / seeded.issues).toFixed(1)} s per 10,000 issues).`,
+    );
+    console.log(`Sign in as ${seeded.ownerEmail} (the owner) with the password ${demoPassword}; every seeded account has it.`);
+  } finally {
+    await database.db.destroy();
+  }
 }
 
 /**

@@ -75,7 +75,8 @@ async function checkReferences(
   return { assigneeName, labelNames };
 }
 
-const labelList = (names: string[]) => (names.length ? [...names].sort((a, b) => a.localeCompare(b)).join(", ") : null);
+/** How a "labels" activity names a set of labels: sorted, comma-separated, or null for none. */
+export const labelList = (names: string[]) => (names.length ? [...names].sort((a, b) => a.localeCompare(b)).join(", ") : null);
 
 /**
  * Files a new issue. Its number comes from the project's counter, incremented in the same

@@ -1,0 +1,24 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { LogEvent } from "kysely";
+
+/** The SQL queries one request ran, and the time they took in total (overlapping ones each count). */
+export type QueryTally = { count: number; durationMs: number };
+
+const currentTally = new AsyncLocalStorage<QueryTally>();
+
+/** Runs `work` (and everything it starts) with queries counted into a new tally. */
+export function countingQueries<T>(work: (tally: QueryTally) => T): T {
+  const tally: QueryTally = { count: 0, durationMs: 0 };
+  return currentTally.run(tally, () => work(tally));
+}
+
+/**
+ * Kysely's `log` hook: it runs after every query (failed ones too), in the async context of the
+ * code that ran it, so the query lands in that request's tally. Outside a request it does nothing.
+ */
+export function tallyQuery(event: LogEvent): void {
+  const tally = currentTally.getStore();
+  if (!tally) return;
+  tally.count += 1;
+  tally.durationMs += event.queryDurationMillis;
+}
