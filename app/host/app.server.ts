@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
@@ -9,6 +8,7 @@ import type { ViteDevServer } from "vite";
 import type { Config } from "~/config/env.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import { reportUnexpectedError } from "~/errors/report.server";
+import { compressResponses } from "./compression.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
 import type { Telemetry } from "~/monitoring/otlp-export.server";
@@ -69,7 +69,7 @@ export function createHostApp(options: HostOptions): express.Express {
     }),
   );
   app.use(cspNonce, securityHeaders({ development: !config.production }));
-  app.use(compression());
+  app.use(compressResponses);
 
   if ("vite" in assets) {
     app.use(assets.vite.middlewares);
