@@ -9,6 +9,9 @@ export const currentUserContext = createContext<SessionUser | null>(null);
 /** Resolves the session cookie; a cookie whose session has ended is removed. */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const services = context.get(appContext);
+  // While starting only the health checks get here, before the sessions table (and, on PostgreSQL,
+  // the session secret) may exist: nobody is signed in.
+  if (services.lifecycle.state === "starting") return next();
   const cookie = sessionCookie(services, request);
   const token: unknown = await cookie.parse(request.headers.get("Cookie"));
   const user = typeof token === "string" && token ? await findSessionUser(services.db, token, new Date()) : null;

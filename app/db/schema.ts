@@ -19,6 +19,14 @@ export interface DB {
   activities: ActivitiesTable;
   monitoring_events: MonitoringEventsTable;
   beacon_hits: BeaconHitsTable;
+  instance_secrets: InstanceSecretsTable;
+}
+
+/** A secret shared by every instance on one database, e.g. `session` (migrations/0006). */
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
 }
 
 /** One accepted browser beacon, for the per-client limit of SPEC §9. */

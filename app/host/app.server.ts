@@ -25,7 +25,8 @@ export type HostOptions = {
   lifecycle: Lifecycle;
   telemetry: Telemetry;
   database: DatabaseHandle;
-  sessionSecret: string;
+  /** Known once the app is ready: refuseWhileStarting keeps every request that signs a cookie out until then. */
+  sessionSecret: () => string;
   build: () => Promise<ServerBuild>;
   /** Development: Vite serves assets and compiles on demand. Production: the built client files. */
   assets: { vite: ViteDevServer } | { clientDir: string };
@@ -101,7 +102,9 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
   return {
     ...options.database,
     config: options.config,
-    sessionSecret: options.sessionSecret,
+    get sessionSecret() {
+      return options.sessionSecret();
+    },
     lifecycle: options.lifecycle,
     telemetry: options.telemetry,
     logger: req.log,

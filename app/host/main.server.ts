@@ -90,11 +90,17 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
       ...config,
       onIdleConnectionError: (error) => logger.warn({ err: error }, "PostgreSQL closed an idle connection"),
     });
-    const sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, logger });
+    // Known once the migrations are done (on PostgreSQL it is kept in the database); until then only
+    // the health checks answer, and they sign no cookie.
+    let sessionSecret: string | undefined;
+    const secretOnceReady = () => {
+      if (sessionSecret === undefined) throw new Error("The session secret was needed before start-up resolved it.");
+      return sessionSecret;
+    };
     let production: Promise<ServerBuild> | undefined;
     const build = "vite" in assets ? loadBuild : () => (production ??= loadBuild());
 
-    const app = createHostApp({ config, logger, lifecycle, telemetry, database, sessionSecret, build, assets });
+    const app = createHostApp({ config, logger, lifecycle, telemetry, database, sessionSecret: secretOnceReady, build, assets });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     stopGracefullyOnSignals({
@@ -110,6 +116,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
     });
 
     const applied = await migrateToLatest(database);
+    sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, database, logger });
     lifecycle.state = "ready";
     logger.info(
       {

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unexpectedErrorMessage } from "~/components/error-boundary";
 import { findServerError } from "~/monitoring/server-errors.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { allMigrations } from "../support/migrations";
 import { type RunningServer, startServer } from "../support/server";
 
 const digestInHtml = /Digest: <code[^>]*>([0-9A-F]{8})<\/code>/;
@@ -151,7 +150,7 @@ describe.each(testDialects)("production server on %s", (dialect) => {
   });
 });
 
-describe.each(testDialects)("starting and stopping on %s", (dialect) => {
+describe.each(testDialects)("stopping on %s", (dialect) => {
   let database: TestDatabase;
 
   beforeAll(async () => {
@@ -160,18 +159,6 @@ describe.each(testDialects)("starting and stopping on %s", (dialect) => {
 
   afterAll(async () => {
     await database?.drop();
-  });
-
-  it("migrates once when two instances start together on one database", async () => {
-    const servers = await Promise.all([startServer(database.env), startServer(database.env)]);
-    try {
-      const applied = servers.flatMap(
-        (s) => (s.logs.find((line) => line.msg === "Cairn is ready")!.migrationsApplied as string[]) ?? [],
-      );
-      expect(applied).toEqual(allMigrations);
-    } finally {
-      await Promise.all(servers.map((s) => s.stop()));
-    }
   });
 
   it("turns /readyz to 503 on SIGTERM, then closes and exits 0", async () => {

@@ -3,9 +3,18 @@
  * and a cookie jar.
  */
 export class BrowserlessClient {
-  private cookies = new Map<string, string>();
+  constructor(
+    readonly baseUrl: string,
+    private readonly cookies = new Map<string, string>(),
+  ) {}
 
-  constructor(readonly baseUrl: string) {}
+  /**
+   * The same browser, its requests sent to another instance of Cairn, as a load balancer would:
+   * one cookie jar, and form posts that are same-origin for the instance they reach.
+   */
+  at(baseUrl: string): BrowserlessClient {
+    return new BrowserlessClient(baseUrl, this.cookies);
+  }
 
   private remember(response: Response) {
     for (const header of response.headers.getSetCookie()) {
