@@ -12,8 +12,9 @@ import {
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { userInserter } from "../support/users";
+import { createTestDatabase, testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
+import { insertUser } from "../support/users";
+import { seedTestWorkspace } from "../support/workspaces";
 
 // scrypt N=2^17 costs ~0.3 s a hash: accounts whose password does not matter are inserted directly.
 const start = new Date("2025-03-01T12:00:00.000Z");
@@ -24,18 +25,6 @@ let precomputedHash: string;
 beforeAll(async () => {
   precomputedHash = await hashPassword("a password nobody types");
 });
-
-const insertUser = userInserter(() => precomputedHash, start);
-
-async function insertWorkspace(db: Database, slug: string): Promise<number> {
-  const now = start.toISOString();
-  const row = await db
-    .insertInto("workspaces")
-    .values({ slug, name: slug, created_at: now, updated_at: now })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 describe.each(testDialects)("accounts on %s", (dialect) => {
   let database: TestDatabase;
@@ -109,7 +98,7 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
   }
 
   it("refuses a second account with the same email as a problem with the email field", async () => {
-    await insertUser(db, "Ada", "ada@example.com");
+    await insertUser(db, { name: "Ada", passwordHash: precomputedHash, at: start });
     const result = await createAccount(db, { name: "Impostor", email: "ada@example.com", password, now: later });
     expect(result).toEqual({ field: "email", message: emailTakenMessage });
     expect(await db.selectFrom("users").select("id").execute()).toHaveLength(1);
@@ -127,8 +116,8 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
   });
 
   it("updates the profile, and refuses an email another account has", async () => {
-    const ada = await insertUser(db, "Ada", "ada@example.com");
-    await insertUser(db, "Grace", "grace@example.com");
+    const ada = await insertUser(db, { name: "Ada", passwordHash: precomputedHash, at: start });
+    await insertUser(db, { name: "Grace", passwordHash: precomputedHash, at: start });
 
     expect(await updateProfile(db, ada, { name: "Grace", email: "grace@example.com", now: later })).toEqual({
       field: "email",
@@ -149,7 +138,7 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
   });
 
   it("setPassword replaces the password: the new one signs in, the old one no longer does", async () => {
-    const ada = await insertUser(db, "Ada", "ada@example.com");
+    const ada = await insertUser(db, { name: "Ada", passwordHash: precomputedHash, at: start });
     expect(await authenticate(db, "ada@example.com", "a password nobody types")).toEqual({ id: ada });
 
     await setPassword(db, ada, "a brand new passphrase", later);
@@ -160,9 +149,9 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
   });
 
   it("rememberLastWorkspace records the workspace last used", async () => {
-    const ada = await insertUser(db, "Ada", "ada@example.com");
-    const acme = await insertWorkspace(db, "acme");
-    const globex = await insertWorkspace(db, "globex");
+    const ada = await insertUser(db, { name: "Ada", passwordHash: precomputedHash, at: start });
+    const { id: acme } = await seedTestWorkspace(db, { slug: "acme", at: start });
+    const { id: globex } = await seedTestWorkspace(db, { slug: "globex", at: start });
 
     await rememberLastWorkspace(db, ada, acme);
     expect((await userRow(ada)).last_workspace_id).toBe(acme);
@@ -172,18 +161,3 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
     expect((await userRow(ada)).last_workspace_id).toBe(globex);
   });
 });
-
-/** Waits until `count` other sessions of this database are blocked waiting for a lock. */
-async function waitForLockWaiters(client: pg.Client, count: number) {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    // pg_stat_activity is read once per transaction unless the snapshot is cleared: `client` is in one.
-    await client.query("select pg_stat_clear_snapshot()");
-    const { rows } = await client.query<{ waiting: number }>(
-      `select count(*)::int as waiting from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`expected ${count} sessions waiting for a lock`);
-}

@@ -9,9 +9,7 @@ import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 
 import { type RunningServer, startServer } from "../support/server";
-import { userInserter } from "../support/users";
-
-const insertUser = userInserter(() => "not a real hash", new Date("2026-01-01T00:00:00Z"));
+import { insertUser } from "../support/users";
 
 const serverError = (digest: string, at: string, userId: number | null = null) => ({
   digest,
@@ -52,7 +50,7 @@ describe.each(testDialects)("the monitoring dashboard's queries on %s", (dialect
   });
 
   it("lists error groups of one kind, the most recently seen first, with their total", async () => {
-    const ada = await insertUser(handle.db, "Ada", "ada@example.com");
+    const ada = await insertUser(handle.db, { name: "Ada", at: new Date("2026-01-01T00:00:00Z") });
     await recordServerError(handle.db, serverError("AAAA0001", "2026-11-01T10:00:00Z"));
     await recordServerError(handle.db, serverError("AAAA0002", "2026-11-02T10:00:00Z"));
     await recordServerError(handle.db, serverError("AAAA0001", "2026-11-03T10:00:00Z", ada));

@@ -8,28 +8,28 @@
  * Concurrency: on PostgreSQL both handles live in this process (each its own pool) and the moves
  * really overlap. On SQLite each handle is a separate Node process, as two instances would be:
  * better-sqlite3 is synchronous, so two connections in one process would block each other's event
- * loop in SQLite's busy handler — a deadlock of the test, not of Cairn (see issue-numbering.test.ts).
+ * loop in SQLite's busy handler — a deadlock of the test, not of Cairn (tests/support/instance-processes.ts).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import type { Role } from "~/db/schema";
 import { boardColumnLimit, loadBoard, moveIssue } from "~/issues/board.server";
 import { type Status, statuses } from "~/issues/issue-fields";
 import { parseIssueFilters } from "~/issues/issue-list.server";
 import { createIssue, type IssueFields } from "~/issues/issues.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { repoRoot } from "../support/paths";
+import { type CallError, callFromInstances } from "../support/instance-processes";
+import { issueFields } from "../support/issues";
+import { type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
 const t0 = new Date("2025-03-01T12:00:00.000Z");
 const at = (minute: number) => new Date(t0.getTime() + minute * 60_000);
 
-type Project = { id: number; workspace_id: number };
 type Move = { issueId: number; status: Status; position: number };
-type MoveResult = { ok: true } | { ok: false; status: number; message: string } | { error: string };
+type MoveResult = { ok: true } | { ok: false; status: number; message: string } | CallError;
 /** Issue ids per column, top to bottom. */
 type Columns = Record<Status, number[]>;
 
@@ -44,73 +44,6 @@ function applyMove(columns: Columns, move: Move): Columns {
 }
 
 const filters = (query = "") => parseIssueFilters(new URLSearchParams(query));
-
-/**
- * One Cairn instance in its own Node process (SQLite): it loads the app's modules through Vite, opens
- * the database as the server does, says "ready", and on "go" makes its moves all at once, answering
- * with their results as JSON.
- */
-const instanceScript = `
-import { createServer } from "vite";
-const config = JSON.parse(process.env.CAIRN_TEST_INSTANCE);
-const vite = await createServer({
-  root: config.root,
-  configFile: false,
-  logLevel: "error",
-  appType: "custom",
-  resolve: { alias: { "~": config.root + "app" } },
-  server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-try {
-  const { openDatabase } = await vite.ssrLoadModule("/app/db/database.server.ts");
-  const { moveIssue } = await vite.ssrLoadModule("/app/issues/board.server.ts");
-  const handle = openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
-  process.stdout.write("ready\\n");
-  await new Promise((resolve) => process.stdin.once("data", resolve));
-  process.stdin.destroy();
-  const results = await Promise.all(
-    config.moves.map(async (move) => {
-      try {
-        return await moveIssue(handle.db, { ...move, projectId: config.projectId, workspaceId: config.workspaceId, actorId: config.actorId, now: new Date(config.now) });
-      } catch (error) {
-        return { error: String(error?.code ?? error?.message ?? error) };
-      }
-    }),
-  );
-  process.stdout.write(JSON.stringify(results) + "\\n");
-  await handle.db.destroy();
-} finally {
-  await vite.close();
-}
-`;
-
-type Instance = { ready: Promise<void>; go(): void; results: Promise<MoveResult[]>; process: ChildProcess };
-
-function startInstance(database: TestDatabase, config: { projectId: number; workspaceId: number; actorId: number; moves: Move[] }): Instance {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", instanceScript], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, CAIRN_TEST_INSTANCE: JSON.stringify({ ...config, root: repoRoot, dataDir: database.dataDir, now: at(30).toISOString() }) },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.startsWith("ready\n")) resolve();
-    });
-    void exited.then((code) => reject(new Error(`instance exited with ${code} before it was ready: ${stderr}`)));
-  });
-  const results = exited.then((code) => {
-    const line = stdout.split("\n")[1];
-    if (code !== 0 || !line) throw new Error(`instance exited with ${code}: ${stderr}\n${stdout}`);
-    return JSON.parse(line) as MoveResult[];
-  });
-  return { ready, go: () => child.stdin!.write("go\n"), results, process: child };
-}
 
 /**
  * A closed pool's connections linger on the server for a moment; dropping the database "with
@@ -138,8 +71,8 @@ describe.each(testDialects)("the board on %s", (dialect) => {
   let children: ChildProcess[] = [];
   let db: Database;
   let workspaceId: number;
-  let web: Project;
-  let api: Project;
+  let web: SeededProject;
+  let api: SeededProject;
   /** Ada owns acme; Grace is a member. */
   let ada: number;
   let grace: number;
@@ -153,28 +86,18 @@ describe.each(testDialects)("the board on %s", (dialect) => {
     handles = [handle];
     await migrateToLatest(handle);
     db = handle.db;
-    const now = t0.toISOString();
-    const user = async (name: string) =>
-      (
-        await db
-          .insertInto("users")
-          .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
-    ada = await user("Ada");
-    grace = await user("Grace");
-    workspaceId = (await db.insertInto("workspaces").values({ slug: "acme", name: "Acme", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    const member = (userId: number, role: Role) => ({ workspace_id: workspaceId, user_id: userId, role, created_at: now, updated_at: now });
-    await db.insertInto("memberships").values([member(ada, "owner"), member(grace, "member")]).execute();
-    const project = (key: string) =>
-      db.insertInto("projects").values({ workspace_id: workspaceId, key, name: key, created_at: now, updated_at: now }).returning(["id", "workspace_id"]).executeTakeFirstOrThrow();
-    web = await project("WEB");
-    api = await project("API");
-    const label = async (name: string, color: string) =>
-      (await db.insertInto("labels").values({ workspace_id: workspaceId, name, color, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    bug = await label("Bug", "red");
-    docs = await label("Docs", "blue");
+    const acme = await seedTestWorkspace(db, {
+      slug: "acme",
+      name: "Acme",
+      at: t0,
+      members: { Ada: "owner", Grace: "member" },
+      projects: { WEB: "WEB", API: "API" },
+      labels: { Bug: "red", Docs: "blue" },
+    });
+    workspaceId = acme.id;
+    ({ Ada: ada, Grace: grace } = acme.users);
+    ({ WEB: web, API: api } = acme.projects);
+    ({ Bug: bug, Docs: docs } = acme.labels);
   });
 
   afterEach(async () => {
@@ -187,11 +110,11 @@ describe.each(testDialects)("the board on %s", (dialect) => {
   });
 
   /** Files an issue in WEB (or `project`) and returns its id; a new issue goes to the bottom of its column. */
-  async function file(title: string, overrides: Partial<IssueFields> = {}, project: Project = web): Promise<number> {
+  async function file(title: string, overrides: Partial<IssueFields> = {}, project: SeededProject = web): Promise<number> {
     const created = await createIssue(db, {
       project,
       reporterId: ada,
-      fields: { title, description: "", status: "todo", priority: "none", assigneeId: null, labelIds: [], dueDate: null, ...overrides },
+      fields: issueFields({ title, status: "todo", ...overrides }),
       now: t0,
     });
     if (!("number" in created)) throw new Error(`not created: ${JSON.stringify(created)}`);
@@ -205,7 +128,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
     return ids;
   }
 
-  const move = (issueId: number, status: Status, position: number, now = at(1), on: Database = db, project: Project = web) =>
+  const move = (issueId: number, status: Status, position: number, now = at(1), on: Database = db, project: SeededProject = web) =>
     moveIssue(on, { projectId: project.id, workspaceId: project.workspace_id, issueId, status, position, actorId: grace, now });
 
   async function expectMoved(issueId: number, status: Status, position: number, now = at(1)) {
@@ -213,7 +136,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
   }
 
   /** Every column of WEB as stored: ids by sort_order (then id, as the board breaks ties). */
-  async function storedColumns(project: Project = web): Promise<Columns> {
+  async function storedColumns(project: SeededProject = web): Promise<Columns> {
     const rows = await db.selectFrom("issues").select(["id", "status"]).where("project_id", "=", project.id).orderBy("sort_order").orderBy("id").execute();
     const columns = emptyColumns();
     for (const row of rows) columns[row.status].push(row.id);
@@ -227,7 +150,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
     return Object.fromEntries(board.map((c) => [c.status, c.cards.map((card) => card.id)])) as unknown as Columns;
   }
 
-  async function sortOrders(status: Status, project: Project = web): Promise<number[]> {
+  async function sortOrders(status: Status, project: SeededProject = web): Promise<number[]> {
     const rows = await db.selectFrom("issues").select("sort_order").where("project_id", "=", project.id).where("status", "=", status).orderBy("sort_order").execute();
     return rows.map((r) => Number(r.sort_order));
   }
@@ -597,11 +520,8 @@ describe.each(testDialects)("the board on %s", (dialect) => {
           ),
         );
       }
-      const instances = halves.map((half) => startInstance(database, { projectId: web.id, workspaceId, actorId: grace, moves: half }));
-      children.push(...instances.map((i) => i.process));
-      await Promise.all(instances.map((i) => i.ready));
-      for (const instance of instances) instance.go();
-      return (await Promise.all(instances.map((i) => i.results))).flat();
+      const perInstance = halves.map((half) => half.map((m) => ({ ...m, projectId: web.id, workspaceId, actorId: grace })));
+      return callFromInstances<MoveResult>(database, { module: "/app/issues/board.server.ts", exportName: "moveIssue", now: at(30) }, perInstance, children);
     }
 
     it("loses no move of 20 made at once, each card to the top of a column, some of the same card", { timeout: 90_000 }, async () => {

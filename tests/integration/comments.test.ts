@@ -7,19 +7,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addComment, type CommentChange, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import type { DB, Role } from "~/db/schema";
-import { createIssue, type IssueFields, updateIssue } from "~/issues/issues.server";
+import { createIssue, updateIssue } from "~/issues/issues.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { issueFields } from "../support/issues";
+import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
 
 const at = (minute: number) => new Date(Date.UTC(2025, 2, 1, 12, minute));
 const ok: CommentChange = { ok: true };
 const notFound: CommentChange = { ok: false, status: 404, message: "Comment not found." };
 const forbidden: CommentChange = { ok: false, status: 403, message: "You don't have permission to do that." };
 
-/** Children first, so that every foreign key is satisfied while emptying. */
-const emptiedTables: (keyof DB)[] = ["activities", "comments", "issue_labels", "issues", "labels", "projects", "memberships", "workspaces", "users"];
-
-const fields: IssueFields = { title: "Crash on save", description: "", status: "todo", priority: "none", assigneeId: null, labelIds: [], dueDate: null };
+const fields = issueFields({ title: "Crash on save", status: "todo" });
 
 describe.each(testDialects)("comments on %s", (dialect) => {
   let database: TestDatabase;
@@ -51,33 +49,17 @@ describe.each(testDialects)("comments on %s", (dialect) => {
   });
 
   beforeEach(async () => {
-    for (const table of emptiedTables) await db.deleteFrom(table).execute();
-    const now = at(0).toISOString();
-    const user = async (name: string) =>
-      (
-        await db
-          .insertInto("users")
-          .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
-    ada = await user("Ada");
-    grace = await user("Grace");
-    linus = await user("Linus");
-    workspaceId = (await db.insertInto("workspaces").values({ slug: "acme", name: "Acme", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    const roles: [number, Role][] = [
-      [ada, "admin"],
-      [grace, "member"],
-      [linus, "member"],
-    ];
-    for (const [userId, role] of roles) {
-      await db.insertInto("memberships").values({ workspace_id: workspaceId, user_id: userId, role, created_at: now, updated_at: now }).execute();
-    }
-    const project = await db
-      .insertInto("projects")
-      .values({ workspace_id: workspaceId, key: "WEB", name: "Website", created_at: now, updated_at: now })
-      .returning(["id", "workspace_id"])
-      .executeTakeFirstOrThrow();
+    await emptyWorkspaceTables(db);
+    const acme = await seedTestWorkspace(db, {
+      slug: "acme",
+      name: "Acme",
+      at: at(0),
+      members: { Ada: "admin", Grace: "member", Linus: "member" },
+      projects: { WEB: "Website" },
+    });
+    workspaceId = acme.id;
+    ({ Ada: ada, Grace: grace, Linus: linus } = acme.users);
+    const project = acme.projects.WEB;
     for (const title of ["Crash on save", "Slow search"]) {
       await createIssue(db, { project, reporterId: ada, fields: { ...fields, title }, now: at(0) });
     }

@@ -1,5 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hashPassword } from "~/auth/password.server";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashToken, newToken } from "~/auth/tokens.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Role } from "~/db/schema";
@@ -16,19 +15,13 @@ import {
 import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "~/workspaces/members.server";
 import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { userInserter } from "../support/users";
+import { insertUser } from "../support/users";
+import { addMember } from "../support/workspaces";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const second = 1000;
 const hour = 60 * 60 * second;
 const at = (ms: number) => new Date(start.getTime() + ms);
-
-let passwordHash: string;
-beforeAll(async () => {
-  passwordHash = await hashPassword("a long enough password");
-});
-
-const insertUser = userInserter(() => passwordHash, start);
 
 function tokenOf(result: InvitationResult): string {
   if (!result.ok) throw new Error(`expected an invitation, got: ${result.message}`);
@@ -50,17 +43,13 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    owner = await insertUser(db, "Olivia Owner", "olivia@example.com");
-    admin = await insertUser(db, "Adam Admin", "adam@example.com");
-    bob = { id: await insertUser(db, "Bob", "bob@example.com"), email: "bob@example.com" };
-    eve = { id: await insertUser(db, "Eve", "eve@example.com"), email: "eve@example.com" };
+    owner = await insertUser(db, { name: "Olivia Owner", at: start });
+    admin = await insertUser(db, { name: "Adam Admin", at: start });
+    bob = { id: await insertUser(db, { name: "Bob", at: start }), email: "bob@example.com" };
+    eve = { id: await insertUser(db, { name: "Eve", at: start }), email: "eve@example.com" };
     await createWorkspace(db, { name: "Acme", slug: "acme", ownerId: owner, now: start });
     workspaceId = (await findWorkspaceAccess(db, "acme", owner))!.id;
-    const now = start.toISOString();
-    await db
-      .insertInto("memberships")
-      .values({ workspace_id: workspaceId, user_id: admin, role: "admin", created_at: now, updated_at: now })
-      .execute();
+    await addMember(db, { workspaceId, userId: admin, role: "admin", at: start });
   });
 
   afterEach(async () => {
@@ -284,7 +273,7 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
       const batch = Array.from({ length: Math.min(250, fillers - offset) }, (_, i) => ({
         email: `filler${offset + i}@example.com`,
         name: `Filler ${offset + i}`,
-        password_hash: passwordHash,
+        password_hash: "x",
         is_instance_admin: 0,
         created_at: now,
         updated_at: now,

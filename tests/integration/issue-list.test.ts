@@ -14,6 +14,7 @@ import type { DB, Status } from "~/db/schema";
 import { priorities, statuses } from "~/issues/issue-fields";
 import { issuePageSize, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { seedTestWorkspace } from "../support/workspaces";
 
 const params = (query: string) => new URLSearchParams(query);
 const openStatuses: Status[] = ["backlog", "todo", "in_progress", "in_review"];
@@ -138,24 +139,18 @@ describe.each(testDialects)("listIssues on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    const now = minutesAfter(0);
-    const user = async (name: string) =>
-      (
-        await db
-          .insertInto("users")
-          .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
-    users = { ada: await user("Ada"), grace: await user("Grace") };
-    const { id: workspaceId } = await db.insertInto("workspaces").values({ slug: "acme", name: "Acme", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    const project = async (key: string) =>
-      (await db.insertInto("projects").values({ workspace_id: workspaceId, key, name: key, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    webId = await project("WEB");
-    const apiId = await project("API");
-    const label = async (name: string, color: string) =>
-      (await db.insertInto("labels").values({ workspace_id: workspaceId, name, color, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    labelIds = { Bug: await label("Bug", "red"), Frontend: await label("Frontend", "blue") };
+    const acme = await seedTestWorkspace(db, {
+      slug: "acme",
+      name: "Acme",
+      at: new Date(minutesAfter(0)),
+      members: { Ada: "owner", Grace: "member" },
+      projects: { WEB: "WEB", API: "API" },
+      labels: { Bug: "red", Frontend: "blue" },
+    });
+    users = { ada: acme.users.Ada, grace: acme.users.Grace };
+    webId = acme.projects.WEB.id;
+    const apiId = acme.projects.API.id;
+    labelIds = acme.labels;
 
     const inserted = await db
       .insertInto("issues")
@@ -378,23 +373,18 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
     handle = database.open();
     await migrateToLatest(handle);
     const { db } = handle;
-    const now = minutesAfter(0);
-    const user = async (name: string) =>
-      (
-        await db
-          .insertInto("users")
-          .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
-    ada = await user("Ada");
-    grace = await user("Grace");
-    const { id: workspaceId } = await db.insertInto("workspaces").values({ slug: "acme", name: "Acme", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    const project = async (key: string) =>
-      (await db.insertInto("projects").values({ workspace_id: workspaceId, key, name: key, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
-    webId = await project("WEB");
-    const opsId = await project("OPS");
-    bugLabel = (await db.insertInto("labels").values({ workspace_id: workspaceId, name: "Bug", color: "red", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()).id;
+    const acme = await seedTestWorkspace(db, {
+      slug: "acme",
+      name: "Acme",
+      at: new Date(minutesAfter(0)),
+      members: { Ada: "owner", Grace: "member" },
+      projects: { WEB: "WEB", OPS: "OPS" },
+      labels: { Bug: "red" },
+    });
+    ({ Ada: ada, Grace: grace } = acme.users);
+    webId = acme.projects.WEB.id;
+    const opsId = acme.projects.OPS.id;
+    bugLabel = acme.labels.Bug;
 
     // Faster bulk loading: drop the secondary indexes of issues, insert, then create them again
     // from their own definitions (the same indexes the migration made, by construction).

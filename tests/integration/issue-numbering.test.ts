@@ -5,118 +5,32 @@
  *
  * (a) Through createIssue on two database handles. On PostgreSQL both handles live in this process
  *     (each has its own pool). On SQLite each "instance" is a separate Node process, as in
- *     production: better-sqlite3 is synchronous, so two connections in one process would block
- *     each other's event loop in SQLite's busy handler — a deadlock of the test, not of Cairn.
+ *     production (tests/support/instance-processes.ts says why).
  * (b) Over HTTP, through two production servers on the same database.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createIssue, type FieldProblem, type IssueFields } from "~/issues/issues.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { repoRoot } from "../support/paths";
+import { type CallError, callFromInstances } from "../support/instance-processes";
+import { issueFields } from "../support/issues";
 import { type RunningServer, startServer } from "../support/server";
+import { type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
 const t0 = new Date("2025-03-01T12:00:00.000Z");
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-type Created = { number: number } | FieldProblem | { error: string };
-type Project = { id: number; workspace_id: number };
+type Created = { number: number } | FieldProblem | CallError;
 type Call = Partial<IssueFields> & { title: string };
-
-const issueFields = (call: Call): IssueFields => ({
-  description: "",
-  status: "backlog",
-  priority: "none",
-  assigneeId: null,
-  labelIds: [],
-  dueDate: null,
-  ...call,
-});
-
-/**
- * One Cairn instance in its own Node process: it loads the app's modules through Vite (as
- * `NODE_ENV=development node server.js` does), opens the database the way the server does, says
- * "ready", and on "go" files its issues all at once, answering with their results as JSON.
- */
-const instanceScript = `
-import { createServer } from "vite";
-const config = JSON.parse(process.env.CAIRN_TEST_INSTANCE);
-const vite = await createServer({
-  root: config.root,
-  configFile: false,
-  logLevel: "error",
-  appType: "custom",
-  resolve: { alias: { "~": config.root + "app" } },
-  server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-try {
-  const { openDatabase } = await vite.ssrLoadModule("/app/db/database.server.ts");
-  const { createIssue } = await vite.ssrLoadModule("/app/issues/issues.server.ts");
-  const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  process.stdout.write("ready\\n");
-  await new Promise((resolve) => process.stdin.once("data", resolve));
-  process.stdin.destroy();
-  const results = await Promise.all(
-    config.calls.map(async (fields) => {
-      try {
-        return await createIssue(handle.db, { project: config.project, reporterId: config.reporterId, fields, now: new Date(config.now) });
-      } catch (error) {
-        return { error: String(error?.code ?? error?.message ?? error) };
-      }
-    }),
-  );
-  process.stdout.write(JSON.stringify(results) + "\\n");
-  await handle.db.destroy();
-} finally {
-  await vite.close();
-}
-`;
-
-type Instance = { ready: Promise<void>; go(): void; results: Promise<Created[]>; process: ChildProcess };
-
-function startInstance(database: TestDatabase, config: { project: Project; reporterId: number; calls: IssueFields[] }): Instance {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", instanceScript], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH,
-      CAIRN_TEST_INSTANCE: JSON.stringify({
-        ...config,
-        root: repoRoot,
-        databaseUrl: database.env.DATABASE_URL,
-        dataDir: database.dataDir,
-        now: t0.toISOString(),
-      }),
-    },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.startsWith("ready\n")) resolve();
-    });
-    void exited.then((code) => reject(new Error(`instance exited with ${code} before it was ready: ${stderr}`)));
-  });
-  const results = exited.then((code) => {
-    const line = stdout.split("\n")[1];
-    if (code !== 0 || !line) throw new Error(`instance exited with ${code}: ${stderr}\n${stdout}`);
-    return JSON.parse(line) as Created[];
-  });
-  return { ready, go: () => child.stdin!.write("go\n"), results, process: child };
-}
 
 describe.each(testDialects)("issue numbers with two instances filing at once, on %s", (dialect) => {
   let database: TestDatabase;
   let handles: DatabaseHandle[] = [];
   let children: ChildProcess[] = [];
-  let project: Project;
+  let project: SeededProject;
   let reporterId: number;
   let assigneeId: number;
   let labelId: number;
@@ -134,34 +48,18 @@ describe.each(testDialects)("issue numbers with two instances filing at once, on
     const first = database.open();
     handles.push(first);
     await migrateToLatest(first);
-    const { db } = first;
-    const now = t0.toISOString();
-    const user = (name: string) =>
-      db
-        .insertInto("users")
-        .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-    reporterId = (await user("Ada")).id;
-    assigneeId = (await user("Grace")).id;
-    const workspace = await db.insertInto("workspaces").values({ slug: "acme", name: "Acme", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    await db
-      .insertInto("memberships")
-      .values([
-        { workspace_id: workspace.id, user_id: reporterId, role: "owner", created_at: now, updated_at: now },
-        { workspace_id: workspace.id, user_id: assigneeId, role: "member", created_at: now, updated_at: now },
-      ])
-      .execute();
-    project = await db
-      .insertInto("projects")
-      .values({ workspace_id: workspace.id, key: "WEB", name: "Website", created_at: now, updated_at: now })
-      .returning(["id", "workspace_id"])
-      .executeTakeFirstOrThrow();
-    // Another project of the workspace, whose counter must not move.
-    await db.insertInto("projects").values({ workspace_id: workspace.id, key: "API", name: "API", created_at: now, updated_at: now }).execute();
-    labelId = (
-      await db.insertInto("labels").values({ workspace_id: workspace.id, name: "Bug", color: "red", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow()
-    ).id;
+    const acme = await seedTestWorkspace(first.db, {
+      slug: "acme",
+      name: "Acme",
+      at: t0,
+      members: { Ada: "owner", Grace: "member" },
+      // API: another project of the workspace, whose counter must not move.
+      projects: { WEB: "Website", API: "API" },
+      labels: { Bug: "red" },
+    });
+    ({ Ada: reporterId, Grace: assigneeId } = acme.users);
+    project = acme.projects.WEB;
+    labelId = acme.labels.Bug;
   }
 
   /** Files `calls` at once, alternating between two instances; returns every result. */
@@ -181,11 +79,8 @@ describe.each(testDialects)("issue numbers with two instances filing at once, on
       );
       return results;
     }
-    const instances = halves.map((half) => startInstance(database, { project, reporterId, calls: half }));
-    children.push(...instances.map((i) => i.process));
-    await Promise.all(instances.map((i) => i.ready));
-    for (const instance of instances) instance.go();
-    return (await Promise.all(instances.map((i) => i.results))).flat();
+    const perInstance = halves.map((half) => half.map((fields) => ({ project, reporterId, fields })));
+    return callFromInstances<Created>(database, { module: "/app/issues/issues.server.ts", exportName: "createIssue", now: t0 }, perInstance, children);
   }
 
   async function expectNumbersOneTo(count: number, results: Created[]) {

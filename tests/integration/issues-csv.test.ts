@@ -11,8 +11,9 @@ import { statuses, type Status } from "~/db/schema";
 import { createIssue } from "~/issues/issues.server";
 import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
 import { csvBatchSize, issuesCsvColumns, streamIssuesCsv } from "~/issues/issues-csv.server";
-import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
+import { findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { seedTestWorkspace } from "../support/workspaces";
 
 const base = Date.parse("2025-03-01T12:00:00.000Z");
 const minutes = (n: number) => new Date(base + n * 60_000).toISOString();
@@ -106,45 +107,16 @@ class QueryRecorder implements KyselyPlugin {
 type Seed = { projectId: number; otherProjectId: number; ownerId: number; bobId: number; eveId: number; labels: Record<string, number> };
 
 async function seed(db: Database): Promise<Seed> {
-  const now = minutes(0);
-  const user = async (email: string, name: string) =>
-    (
-      await db
-        .insertInto("users")
-        .values({ email, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  const ownerId = await user("olivia@example.com", "Olivia Owner");
-  const bobId = await user("bob@example.com", "Bob Builder");
-  const eveId = await user("eve@example.com", "=Eve");
-  await createWorkspace(db, { name: "Acme", slug: "acme", ownerId, now: new Date(base) });
-  const workspaceId = (await findWorkspaceAccess(db, "acme", ownerId))!.id;
-  await db
-    .insertInto("memberships")
-    .values([bobId, eveId].map((user_id) => ({ workspace_id: workspaceId, user_id, role: "member" as const, created_at: now, updated_at: now })))
-    .execute();
-  const project = async (key: string) =>
-    (
-      await db
-        .insertInto("projects")
-        .values({ workspace_id: workspaceId, key, name: key, created_at: now, updated_at: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  const projectId = await project("WEB");
-  const otherProjectId = await project("API");
-  const labels: Record<string, number> = {};
-  for (const name of ["Bug", "Needs, comma", "ux"]) {
-    labels[name] = (
-      await db
-        .insertInto("labels")
-        .values({ workspace_id: workspaceId, name, color: "gray", created_at: now, updated_at: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  }
-  return { projectId, otherProjectId, ownerId, bobId, eveId, labels };
+  const acme = await seedTestWorkspace(db, {
+    slug: "acme",
+    name: "Acme",
+    at: new Date(base),
+    members: { "Olivia Owner": "owner", "Bob Builder": "member", "=Eve": "member" },
+    projects: { WEB: "WEB", API: "API" },
+    labels: { Bug: "gray", "Needs, comma": "gray", ux: "gray" },
+  });
+  const { "Olivia Owner": ownerId, "Bob Builder": bobId, "=Eve": eveId } = acme.users;
+  return { projectId: acme.projects.WEB.id, otherProjectId: acme.projects.API.id, ownerId, bobId, eveId, labels: acme.labels };
 }
 
 /**

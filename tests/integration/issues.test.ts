@@ -8,7 +8,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import type { DB, Role } from "~/db/schema";
 import {
   type Conflict,
   conflictMessage,
@@ -18,7 +17,9 @@ import {
   parseIssueNumber,
   updateIssue,
 } from "~/issues/issues.server";
-import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { createTestDatabase, testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
+import { issueFields } from "../support/issues";
+import { addMember, emptyWorkspaceTables, insertProject, type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
 const t0 = new Date("2025-03-01T12:00:00.000Z");
 const t1 = new Date("2025-03-02T08:30:00.000Z");
@@ -29,19 +30,7 @@ const assigneeProblem = { field: "assigneeId", message: "Choose a member of this
 const foreignLabelProblem = { field: "labelIds", message: "Choose labels of this workspace." };
 const tooManyLabelsProblem = { field: "labelIds", message: "An issue can have at most 10 labels." };
 
-/** Children first, so that every foreign key is satisfied while emptying. */
-const emptiedTables: (keyof DB)[] = ["activities", "comments", "issue_labels", "issues", "labels", "projects", "memberships", "workspaces", "users"];
-
-const fields = (overrides: Partial<IssueFields> = {}): IssueFields => ({
-  title: "Login button does nothing",
-  description: "",
-  status: "backlog",
-  priority: "none",
-  assigneeId: null,
-  labelIds: [],
-  dueDate: null,
-  ...overrides,
-});
+const fields = (overrides: Partial<IssueFields> = {}): IssueFields => issueFields({ title: "Login button does nothing", ...overrides });
 
 describe("parseIssueNumber", () => {
   it.each(["1", "7", "42", "2147483647"])("accepts %j", (raw) => {
@@ -66,8 +55,8 @@ describe.each(testDialects)("issues on %s", (dialect) => {
   let db: Database;
   let workspaceId: number;
   let otherWorkspaceId: number;
-  let web: { id: number; workspace_id: number };
-  let api: { id: number; workspace_id: number };
+  let web: SeededProject;
+  let api: SeededProject;
   /** Ada owns acme; Grace and Linus are members; Victor a viewer; Oscar owns another workspace. */
   let ada: number;
   let grace: number;
@@ -77,50 +66,6 @@ describe.each(testDialects)("issues on %s", (dialect) => {
   /** acme's labels by name, and one label of Oscar's workspace. */
   let labels: Record<string, number>;
   let foreignLabel: number;
-
-  async function insertUser(name: string): Promise<number> {
-    const now = t0.toISOString();
-    const row = await db
-      .insertInto("users")
-      .values({ email: `${name.toLowerCase()}@example.com`, name, password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function insertWorkspace(slug: string): Promise<number> {
-    const now = t0.toISOString();
-    const row = await db
-      .insertInto("workspaces")
-      .values({ slug, name: slug, created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function addMember(workspace: number, userId: number, role: Role) {
-    const now = t0.toISOString();
-    await db.insertInto("memberships").values({ workspace_id: workspace, user_id: userId, role, created_at: now, updated_at: now }).execute();
-  }
-
-  async function insertProject(workspace: number, key: string) {
-    const now = t0.toISOString();
-    return db
-      .insertInto("projects")
-      .values({ workspace_id: workspace, key, name: key, created_at: now, updated_at: now })
-      .returning(["id", "workspace_id"])
-      .executeTakeFirstOrThrow();
-  }
-
-  async function insertLabel(workspace: number, name: string): Promise<number> {
-    const now = t0.toISOString();
-    const row = await db
-      .insertInto("labels")
-      .values({ workspace_id: workspace, name, color: "blue", created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
 
   // One database per dialect (creating a PostgreSQL database per test is slow); each test starts empty.
   beforeAll(async () => {
@@ -136,27 +81,25 @@ describe.each(testDialects)("issues on %s", (dialect) => {
   });
 
   beforeEach(async () => {
-    for (const table of emptiedTables) await db.deleteFrom(table).execute();
-    ada = await insertUser("Ada");
-    grace = await insertUser("Grace");
-    linus = await insertUser("Linus");
-    victor = await insertUser("Victor");
-    oscar = await insertUser("Oscar");
-    workspaceId = await insertWorkspace("acme");
-    otherWorkspaceId = await insertWorkspace("other");
-    await addMember(workspaceId, ada, "owner");
-    await addMember(workspaceId, grace, "member");
-    await addMember(workspaceId, linus, "member");
-    await addMember(workspaceId, victor, "viewer");
-    await addMember(otherWorkspaceId, oscar, "owner");
-    web = await insertProject(workspaceId, "WEB");
-    api = await insertProject(workspaceId, "API");
-    labels = {};
-    // Capitalised names: "sorted" is then the same order in JavaScript, SQLite and PostgreSQL.
-    for (const name of ["Security", "Bug", "Frontend", "Docs", "Design", "Backend", "Infra", "Mobile", "Perf", "Ux", "Zeta"]) {
-      labels[name] = await insertLabel(workspaceId, name);
-    }
-    foreignLabel = await insertLabel(otherWorkspaceId, "Bug");
+    await emptyWorkspaceTables(db);
+    const acme = await seedTestWorkspace(db, {
+      slug: "acme",
+      at: t0,
+      members: { Ada: "owner", Grace: "member", Linus: "member", Victor: "viewer" },
+      projects: { WEB: "WEB", API: "API" },
+      // Capitalised names: "sorted" is then the same order in JavaScript, SQLite and PostgreSQL.
+      labels: Object.fromEntries(
+        ["Security", "Bug", "Frontend", "Docs", "Design", "Backend", "Infra", "Mobile", "Perf", "Ux", "Zeta"].map((name) => [name, "blue" as const]),
+      ),
+    });
+    const other = await seedTestWorkspace(db, { slug: "other", at: t0, members: { Oscar: "owner" }, labels: { Bug: "blue" } });
+    workspaceId = acme.id;
+    otherWorkspaceId = other.id;
+    ({ Ada: ada, Grace: grace, Linus: linus, Victor: victor } = acme.users);
+    oscar = other.users.Oscar;
+    ({ WEB: web, API: api } = acme.projects);
+    labels = acme.labels;
+    foreignLabel = other.labels.Bug;
   });
 
   const label = (name: string) => labels[name]!;
@@ -216,7 +159,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
       expect(numbers.map((n) => n.number)).toEqual([1, 2, 4]);
 
       // A project of another workspace starts at 1 as well.
-      const other = await insertProject(otherWorkspaceId, "WEB");
+      const other = await insertProject(db, { workspaceId: otherWorkspaceId, key: "WEB", name: "WEB", at: t0 });
       expect(await createIssue(db, { project: other, reporterId: oscar, fields: fields(), now: t0 })).toEqual({ number: 1 });
     });
 
@@ -295,7 +238,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     });
 
     it("assigns to a member, an admin or the owner, never to a viewer or an outsider", async () => {
-      await addMember(workspaceId, oscar, "admin");
+      await addMember(db, { workspaceId, userId: oscar, role: "admin", at: t0 });
       for (const assignee of [grace, ada, oscar]) {
         expect(await create({ assigneeId: assignee })).toEqual({ number: expect.any(Number) });
       }
@@ -566,17 +509,3 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     });
   });
 });
-
-/** Waits until `count` other sessions of this database are blocked waiting for a lock. */
-async function waitForLockWaiters(client: pg.Client, count: number) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    await client.query("select pg_stat_clear_snapshot()");
-    const { rows } = await client.query<{ waiting: number }>(
-      `select count(*)::int as waiting from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`expected ${count} sessions waiting for a lock`);
-}

@@ -12,8 +12,8 @@ import {
   updateLabel,
 } from "~/labels/labels.server";
 import { labelChipClass, labelColors } from "~/labels/palette";
-import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { seedTestWorkspace } from "../support/workspaces";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
@@ -60,16 +60,8 @@ describe.each(testDialects)("labels on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    const now = start.toISOString();
-    const { id: ownerId } = await db
-      .insertInto("users")
-      .values({ email: "olivia@example.com", name: "Olivia", password_hash: "x", is_instance_admin: 1, created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await createWorkspace(db, { name: "Acme", slug: "acme", ownerId, now: start });
-    await createWorkspace(db, { name: "Other", slug: "other", ownerId, now: start });
-    workspaceId = (await findWorkspaceAccess(db, "acme", ownerId))!.id;
-    otherWorkspaceId = (await findWorkspaceAccess(db, "other", ownerId))!.id;
+    workspaceId = (await seedTestWorkspace(db, { slug: "acme", name: "Acme", at: start, members: { Olivia: "owner" } })).id;
+    otherWorkspaceId = (await seedTestWorkspace(db, { slug: "other", name: "Other", at: start })).id;
   });
 
   afterEach(async () => {

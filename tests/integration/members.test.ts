@@ -1,6 +1,5 @@
 import pg from "pg";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hashPassword } from "~/auth/password.server";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Role } from "~/db/schema";
 import {
@@ -15,18 +14,12 @@ import {
 import { can, roles, type Permission } from "~/workspaces/roles";
 import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { userInserter } from "../support/users";
+import { createTestDatabase, testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
+import { insertUser } from "../support/users";
+import { addMember as insertMembership } from "../support/workspaces";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
-
-let passwordHash: string;
-beforeAll(async () => {
-  passwordHash = await hashPassword("a long enough password");
-});
-
-const insertUser = userInserter(() => passwordHash, start);
 
 describe("can(): the permission matrix of SPEC §6", () => {
   // Rows of the table in SPEC §6, as permissions, with the roles that have a tick.
@@ -72,11 +65,11 @@ describe.each(testDialects)("members on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    owner = await insertUser(db, "Olivia Owner", "olivia@example.com");
-    admin = await insertUser(db, "Adam Admin", "adam@example.com");
-    member = await insertUser(db, "Mia Member", "mia@example.com");
-    viewer = await insertUser(db, "Victor Viewer", "victor@example.com");
-    outsider = await insertUser(db, "Oscar Outsider", "oscar@example.com");
+    owner = await insertUser(db, { name: "Olivia Owner", at: start });
+    admin = await insertUser(db, { name: "Adam Admin", at: start });
+    member = await insertUser(db, { name: "Mia Member", at: start });
+    viewer = await insertUser(db, { name: "Victor Viewer", at: start });
+    outsider = await insertUser(db, { name: "Oscar Outsider", at: start });
     await createWorkspace(db, { name: "Other", slug: "other", ownerId: outsider, now: start });
     otherWorkspaceId = (await findWorkspaceAccess(db, "other", outsider))!.id;
     await createWorkspace(db, { name: "Acme", slug: "acme", ownerId: owner, now: start });
@@ -91,13 +84,7 @@ describe.each(testDialects)("members on %s", (dialect) => {
     await database.drop();
   });
 
-  async function addMember(userId: number, role: Role, workspace = workspaceId) {
-    const now = start.toISOString();
-    await db
-      .insertInto("memberships")
-      .values({ workspace_id: workspace, user_id: userId, role, created_at: now, updated_at: now })
-      .execute();
-  }
+  const addMember = (userId: number, role: Role, workspace = workspaceId) => insertMembership(db, { workspaceId: workspace, userId, role, at: start });
 
   const roleOf = async (userId: number, workspace = workspaceId) =>
     (
@@ -277,18 +264,3 @@ describe.each(testDialects)("members on %s", (dialect) => {
     expect(await lastWorkspaceOf(admin)).toBeNull();
   });
 });
-
-/** Waits until `count` other sessions of this database are blocked waiting for a lock. */
-async function waitForLockWaiters(client: pg.Client, count: number) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    // pg_stat_activity is read once per transaction unless the snapshot is cleared: `client` is in one.
-    await client.query("select pg_stat_clear_snapshot()");
-    const { rows } = await client.query<{ waiting: number }>(
-      `select count(*)::int as waiting from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.waiting >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`expected ${count} sessions waiting for a lock`);
-}

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import type { DB } from "~/db/schema";
 import { createIssue, type IssueFields, updateIssue } from "~/issues/issues.server";
 import {
   findIssueByKey,
@@ -24,19 +23,12 @@ import * as foundation from "../../migrations/0001_foundation";
 import * as accounts from "../../migrations/0002_accounts";
 import * as projectsIssues from "../../migrations/0003_projects_issues";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { issueFields } from "../support/issues";
+import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
 const t0 = new Date("2025-03-01T12:00:00.000Z");
-const emptiedTables: (keyof DB)[] = ["activities", "comments", "issue_labels", "issues", "labels", "projects", "memberships", "workspaces", "users"];
 
-const fields = (title: string, description = ""): IssueFields => ({
-  title,
-  description,
-  status: "todo",
-  priority: "none",
-  assigneeId: null,
-  labelIds: [],
-  dueDate: null,
-});
+const fields = (title: string, description = ""): IssueFields => issueFields({ title, description, status: "todo" });
 
 /** The words a result's ranges cover. */
 const marked = (text: string, ranges: { start: number; end: number }[]) => ranges.map(({ start, end }) => text.slice(start, end));
@@ -104,27 +96,12 @@ describe.each(testDialects)("search on %s", (dialect) => {
   let ada: number;
   let acme: number;
   let other: number;
-  let web: { id: number; workspace_id: number };
-  let api: { id: number; workspace_id: number };
-  let foreign: { id: number; workspace_id: number };
-
-  async function insertWorkspace(slug: string): Promise<number> {
-    const now = t0.toISOString();
-    const row = await db.insertInto("workspaces").values({ slug, name: slug, created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function insertProject(workspace: number, key: string) {
-    const now = t0.toISOString();
-    return db
-      .insertInto("projects")
-      .values({ workspace_id: workspace, key, name: key, created_at: now, updated_at: now })
-      .returning(["id", "workspace_id"])
-      .executeTakeFirstOrThrow();
-  }
+  let web: SeededProject;
+  let api: SeededProject;
+  let foreign: SeededProject;
 
   /** Files an issue; returns its id and key. */
-  async function file(project: { id: number; workspace_id: number }, title: string, description = "") {
+  async function file(project: SeededProject, title: string, description = "") {
     const created = await createIssue(db, { project, reporterId: ada, fields: fields(title, description), now: t0 });
     if (!("number" in created)) throw new Error(`not created: ${JSON.stringify(created)}`);
     const row = await db
@@ -159,20 +136,14 @@ describe.each(testDialects)("search on %s", (dialect) => {
   });
 
   beforeEach(async () => {
-    for (const table of emptiedTables) await db.deleteFrom(table).execute();
-    const now = t0.toISOString();
-    ada = (
-      await db
-        .insertInto("users")
-        .values({ email: "ada@example.com", name: "Ada", password_hash: "x", is_instance_admin: 1, created_at: now, updated_at: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-    acme = await insertWorkspace("acme");
-    other = await insertWorkspace("other");
-    web = await insertProject(acme, "WEB");
-    api = await insertProject(acme, "API");
-    foreign = await insertProject(other, "OTH");
+    await emptyWorkspaceTables(db);
+    const acmeSeed = await seedTestWorkspace(db, { slug: "acme", at: t0, members: { Ada: "owner" }, projects: { WEB: "WEB", API: "API" } });
+    const otherSeed = await seedTestWorkspace(db, { slug: "other", at: t0, projects: { OTH: "OTH" } });
+    ada = acmeSeed.users.Ada;
+    acme = acmeSeed.id;
+    other = otherSeed.id;
+    ({ WEB: web, API: api } = acmeSeed.projects);
+    foreign = otherSeed.projects.OTH;
   });
 
   it("finds issues by title, description and comment, titles first", async () => {

@@ -1,5 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hashPassword } from "~/auth/password.server";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createSession,
   deleteOtherSessions,
@@ -12,21 +11,13 @@ import { hashToken, newToken } from "~/auth/tokens.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { userInserter } from "../support/users";
+import { insertUser } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const second = 1000;
 const minute = 60 * second;
 const day = 24 * 60 * minute;
 const at = (ms: number) => new Date(start.getTime() + ms);
-
-let passwordHash: string;
-beforeAll(async () => {
-  // One scrypt hash per file: these tests are about sessions, not passwords.
-  passwordHash = await hashPassword("a long enough password");
-});
-
-const insertUser = userInserter(() => passwordHash, start);
 
 describe.each(testDialects)("sessions on %s", (dialect) => {
   let database: TestDatabase;
@@ -39,7 +30,7 @@ describe.each(testDialects)("sessions on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    userId = await insertUser(db, "Ada Lovelace", "ada@example.com");
+    userId = await insertUser(db, { name: "Ada Lovelace", at: start });
   });
 
   afterEach(async () => {
@@ -149,7 +140,7 @@ describe.each(testDialects)("sessions on %s", (dialect) => {
   });
 
   it("deleteOtherSessions keeps the current session and the other users' sessions", async () => {
-    const otherUserId = await insertUser(db, "Grace Hopper", "grace@example.com");
+    const otherUserId = await insertUser(db, { name: "Grace Hopper", at: start });
     const current = await newSession(start);
     const laptop = await newSession(start);
     const phone = await newSession(start);
@@ -166,7 +157,7 @@ describe.each(testDialects)("sessions on %s", (dialect) => {
   });
 
   it("listActiveSessions lists the user's live sessions, most recently seen first, without expired ones", async () => {
-    const otherUserId = await insertUser(db, "Grace Hopper", "grace@example.com");
+    const otherUserId = await insertUser(db, { name: "Grace Hopper", at: start });
     const idOf = async (token: string, now: Date) => (await findSessionUser(db, token, now))!.sessionId;
 
     // Past the absolute limit at day 31, though seen 11 days before.

@@ -1,5 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { hashPassword } from "~/auth/password.server";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import {
@@ -13,17 +12,10 @@ import {
   workspaceSlugField,
 } from "~/workspaces/workspaces.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
-import { userInserter } from "../support/users";
+import { insertUser } from "../support/users";
 
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
-
-let passwordHash: string;
-beforeAll(async () => {
-  passwordHash = await hashPassword("a long enough password");
-});
-
-const insertUser = userInserter(() => passwordHash, start);
 
 describe("workspace slug and name rules (SPEC §5)", () => {
   const slug = (value: unknown) => workspaceSlugField.safeParse(value);
@@ -84,8 +76,8 @@ describe.each(testDialects)("workspaces on %s", (dialect) => {
     handle = database.open();
     await migrateToLatest(handle);
     db = handle.db;
-    ada = await insertUser(db, "Ada", "ada@example.com");
-    grace = await insertUser(db, "Grace", "grace@example.com");
+    ada = await insertUser(db, { name: "Ada", at: start });
+    grace = await insertUser(db, { name: "Grace", at: start });
   });
 
   afterEach(async () => {

@@ -54,3 +54,21 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     },
   };
 }
+
+/**
+ * Waits until `count` other sessions of the PostgreSQL database `client` is connected to are
+ * blocked waiting for a lock: proof that concurrent transactions really do queue behind one.
+ */
+export async function waitForLockWaiters(client: pg.Client, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    // pg_stat_activity is read once per transaction unless the snapshot is cleared: `client` may be in one.
+    await client.query("select pg_stat_clear_snapshot()");
+    const { rows } = await client.query<{ waiting: number }>(
+      `select count(*)::int as waiting from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+    );
+    if (rows[0]!.waiting >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`expected ${count} sessions waiting for a lock`);
+}

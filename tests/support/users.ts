@@ -1,17 +1,26 @@
 import type { Database } from "~/db/database.server";
 
 /**
- * `insertUser(db, name, email)` for tests about something other than signing up: a row written
- * directly, with the file's one precomputed password hash (scrypt is slow) and timestamp.
+ * A user row written directly, for tests about something other than signing up. The email is the
+ * first name, lower-cased, at example.com unless given ("Ada Lovelace" is ada@example.com). The
+ * password hash is "x" unless given: no password matches it, and scrypt is slow.
  */
-export function userInserter(passwordHash: () => string, at: Date) {
-  return async function insertUser(db: Database, name: string, email: string): Promise<number> {
-    const now = at.toISOString();
-    const row = await db
-      .insertInto("users")
-      .values({ email, name, password_hash: passwordHash(), is_instance_admin: 0, created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+export async function insertUser(
+  db: Database,
+  user: { name: string; email?: string; passwordHash?: string; at: Date },
+): Promise<number> {
+  const now = user.at.toISOString();
+  const row = await db
+    .insertInto("users")
+    .values({
+      email: user.email ?? `${user.name.split(" ")[0]!.toLowerCase()}@example.com`,
+      name: user.name,
+      password_hash: user.passwordHash ?? "x",
+      is_instance_admin: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

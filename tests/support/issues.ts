@@ -1,0 +1,6 @@
+import type { IssueFields } from "~/issues/issues.server";
+
+/** An issue's fields for createIssue: the title given, and an empty backlog issue otherwise. */
+export function issueFields(fields: Partial<IssueFields> & { title: string }): IssueFields {
+  return { description: "", status: "backlog", priority: "none", assigneeId: null, labelIds: [], dueDate: null, ...fields };
+}
