@@ -81,7 +81,7 @@ async function upPostgres(db: Kysely<any>) {
  * an ASCII letter followed by combining marks (é → e, Å → a, ự → u), as SQLite's remove_diacritics.
  * Letters without one (ø, æ, ß) and other scripts (й) stay as they are.
  */
-function latinFoldPairs(): [from: string, to: string] {
+export function latinFoldPairs(): [from: string, to: string] {
   let from = "";
   let to = "";
   for (const [low, high] of [[0xc0, 0x24f], [0x1e00, 0x1eff]] as const) {
@@ -103,7 +103,7 @@ function latinFoldPairs(): [from: string, to: string] {
  * them: ASCII punctuation, Latin-1's, general punctuation, arrows to dingbats, CJK and full-width
  * punctuation, emoji. Letters and digits in those blocks (ª, ², ①) are left out.
  */
-function separatorClass(): string {
+export function separatorClass(): string {
   const blocks: [number, number][] = [
     [0x21, 0x7e], [0xa0, 0xbf], [0xd7, 0xd7], [0xf7, 0xf7], [0x2000, 0x206f], [0x2190, 0x2bff],
     [0x3000, 0x303f], [0xfe30, 0xfe4f], [0xff01, 0xff65], [0x1f000, 0x1faff],

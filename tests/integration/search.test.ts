@@ -405,6 +405,11 @@ describe.each(testDialects)("search on %s", (dialect) => {
       expect(databaseWords).toHaveLength(letters.length);
       const mismatches = letters.filter((letter, i) => databaseWords[i] !== foldWord(letter)).map((letter, i) => `${letter}: ${databaseWords[letters.indexOf(letter)]} ≠ ${foldWord(letter)}`);
       expect(mismatches).toEqual([]);
+
+      // All-ASCII text takes a shorter path (nothing to fold): words split and lower-cased the same.
+      const ascii = "Fix WEB-42: User@Example.COM can't log in (v1.2.3)";
+      const { rows: asciiRows } = await sql<{ folded: string }>`select cairn_search_text(${ascii}) as folded`.execute(db);
+      expect(asciiRows[0]!.folded.split(" ").filter(Boolean)).toEqual(["fix", "web", "42", "user", "example", "com", "can", "t", "log", "in", "v1", "2", "3"]);
     });
   }
 });
