@@ -26,6 +26,23 @@ export function redirectIfSignedIn({ context }: Args, to = "/"): void {
 
 export type WorkspaceAccess = { user: SessionUser; workspace: WorkspaceSummary };
 
+const lookupsByRequest = new WeakMap<Readonly<RouterContextProvider>, Map<string, Promise<unknown>>>();
+
+/**
+ * The nested loaders of one page each ask for the same workspace and project: each is looked up
+ * once per request. Only for reads — an action may change what the lookup finds, so actions (and
+ * the loaders React Router runs after them, which see fresh lookups) always look again.
+ */
+function oncePerRequest<T>(args: Args, key: string, lookup: () => Promise<T>): Promise<T> {
+  const method = args.request.method;
+  if (method !== "GET" && method !== "HEAD") return lookup();
+  let lookups = lookupsByRequest.get(args.context);
+  if (!lookups) lookupsByRequest.set(args.context, (lookups = new Map()));
+  let found = lookups.get(key) as Promise<T> | undefined;
+  if (!found) lookups.set(key, (found = lookup()));
+  return found;
+}
+
 /**
  * The one gate of every workspace URL: the user, their membership and SPEC §6's matrix. Someone
  * who is not a member gets 404, so a workspace's existence is not revealed; a member without the
@@ -37,7 +54,10 @@ export async function requireWorkspace(
 ): Promise<WorkspaceAccess> {
   const user = requireUser(args);
   const { db } = args.context.get(appContext);
-  const workspace = args.params.workspace ? await findWorkspaceAccess(db, args.params.workspace, user.id) : undefined;
+  const slug = args.params.workspace;
+  const workspace = slug
+    ? await oncePerRequest(args, `workspace ${slug} ${user.id}`, () => findWorkspaceAccess(db, slug, user.id))
+    : undefined;
   if (!workspace) throw data("Workspace not found.", { status: 404 });
   if (!can(workspace.role, permission)) throw data(forbiddenMessage, { status: 403 });
   return { user, workspace };
@@ -65,7 +85,10 @@ export async function requireProject(
   const access = await requireWorkspace(args, permission);
   const { db } = args.context.get(appContext);
   const key = args.params.key ?? "";
-  const project = /^[A-Za-z]{2,6}$/.test(key) ? await findProject(db, access.workspace.id, key) : undefined;
+  const workspaceId = access.workspace.id;
+  const project = /^[A-Za-z]{2,6}$/.test(key)
+    ? await oncePerRequest(args, `project ${workspaceId} ${key.toUpperCase()}`, () => findProject(db, workspaceId, key))
+    : undefined;
   if (!project) throw data(`Project ${key.toUpperCase()} not found.`, { status: 404 });
   if (project.archived_at && permission !== "workspace:read" && permission !== "projects:manage") {
     throw data(archivedMessage, { status: 403 });
