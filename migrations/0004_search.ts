@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Dialect } from "~/db/database.server";
+import { latinFoldPairs } from "~/search/latin-folding";
 
 /**
  * Full-text search over issue titles, descriptions and live comments (SPEC §2 /w/:workspace/search).
@@ -74,27 +75,6 @@ async function upPostgres(db: Kysely<any>) {
     to_tsvector('simple', cairn_search_text(body))
   ) stored`.execute(db);
   await sql`create index comments_search on comments using gin (search_vector)`.execute(db);
-}
-
-/**
- * Accented Latin letters and the base letter each folds to: those whose canonical decomposition is
- * an ASCII letter followed by combining marks (é → e, Å → a, ự → u), as SQLite's remove_diacritics.
- * Letters without one (ø, æ, ß) and other scripts (й) stay as they are.
- */
-export function latinFoldPairs(): [from: string, to: string] {
-  let from = "";
-  let to = "";
-  for (const [low, high] of [[0xc0, 0x24f], [0x1e00, 0x1eff]] as const) {
-    for (let code = low; code <= high; code++) {
-      const letter = String.fromCodePoint(code);
-      const decomposed = letter.normalize("NFD");
-      if (/^[A-Za-z]\p{M}+$/u.test(decomposed)) {
-        from += letter;
-        to += decomposed[0]!.toLowerCase();
-      }
-    }
-  }
-  return [from, to];
 }
 
 /**

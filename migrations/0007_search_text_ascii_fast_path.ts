@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Dialect } from "~/db/database.server";
-import { latinFoldPairs, separatorClass } from "./0004_search";
+import { latinFoldPairs } from "~/search/latin-folding";
+import { separatorClass } from "./0004_search";
 
 /**
  * PostgreSQL: `cairn_search_text` gives the same results, faster. Folding accents with translate()

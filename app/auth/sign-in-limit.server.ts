@@ -1,4 +1,5 @@
 import type { Database } from "~/db/database.server";
+import { secondsUntilOutOfWindow, windowStart } from "~/security/sliding-window";
 
 /** SPEC: 10 failed sign-ins per 15 minutes, per account and per IP, then 429. */
 export const signInLimit = { failures: 10, windowMs: 15 * 60 * 1000 } as const;
@@ -11,14 +12,12 @@ function keysFor(who: Who): string[] {
   return who.ip === null ? [accountKey(who.email)] : [accountKey(who.email), `ip:${who.ip}`];
 }
 
-const windowStart = (now: Date) => new Date(now.getTime() - signInLimit.windowMs).toISOString();
-
 /**
  * Seconds until a blocked account or IP may try again, or null when neither is blocked. The counts
  * live in the database so that every instance sees the same ones.
  */
 export async function signInRetryAfter(db: Database, who: Who, now: Date): Promise<number | null> {
-  const since = windowStart(now);
+  const since = windowStart(now, signInLimit.windowMs);
   const waits = await Promise.all(
     keysFor(who).map(async (key) => {
       // The 10th most recent failure in the window: the key stays blocked until it leaves the window.
@@ -32,9 +31,7 @@ export async function signInRetryAfter(db: Database, who: Who, now: Date): Promi
         .limit(1)
         .offset(signInLimit.failures - 1)
         .executeTakeFirst();
-      if (!row) return null;
-      const leavesAt = new Date(row.failed_at).getTime() + signInLimit.windowMs;
-      return Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000));
+      return row ? secondsUntilOutOfWindow(row.failed_at, signInLimit.windowMs, now) : null;
     }),
   );
   const blocked = waits.filter((wait) => wait !== null);
@@ -44,7 +41,7 @@ export async function signInRetryAfter(db: Database, who: Who, now: Date): Promi
 export async function recordSignInFailure(db: Database, who: Who, now: Date): Promise<void> {
   const keys = keysFor(who);
   // Failures that left the window count for nothing: drop them so the table stays small.
-  await db.deleteFrom("sign_in_failures").where("key", "in", keys).where("failed_at", "<=", windowStart(now)).execute();
+  await db.deleteFrom("sign_in_failures").where("key", "in", keys).where("failed_at", "<=", windowStart(now, signInLimit.windowMs)).execute();
   const failedAt = now.toISOString();
   await db
     .insertInto("sign_in_failures")

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { errorDigest } from "~/errors/digest.server";
+import { secondsUntilOutOfWindow, windowStart } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**
@@ -162,17 +163,13 @@ export async function purgeOldWebVitals(db: Database, now: Date): Promise<number
   return Number(result.numDeletedRows);
 }
 
-/** migrations/0005_monitoring_limits.ts (not in app/db/schema.ts: typed here). */
-
-const windowStart = (now: Date) => new Date(now.getTime() - beaconLimits.windowMs).toISOString();
-
 /**
  * Takes one of the client's 60 beacons a minute: a sliding window, counted in the database so that
  * it holds across instances. Returns null when the beacon may go on, or the seconds until the client
  * may send another. A refused beacon does not count.
  */
 export async function takeBeaconSlot({ db, dialect }: DatabaseHandle, client: string, now: Date): Promise<number | null> {
-  const since = windowStart(now);
+  const since = windowStart(now, beaconLimits.windowMs);
   const wait = await db
     .transaction()
     .execute(async (trx) => {
@@ -190,10 +187,7 @@ export async function takeBeaconSlot({ db, dialect }: DatabaseHandle, client: st
         .limit(1)
         .offset(beaconLimits.perWindow - 1)
         .executeTakeFirst();
-      if (sixtieth) {
-        const leavesAt = new Date(sixtieth.at).getTime() + beaconLimits.windowMs;
-        return Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000));
-      }
+      if (sixtieth) return secondsUntilOutOfWindow(sixtieth.at, beaconLimits.windowMs, now);
       await trx.insertInto("beacon_hits").values({ client, at: now.toISOString() }).execute();
       return null;
     });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Status } from "~/db/schema";
+import { latinFoldPairs } from "./latin-folding";
 
 /** SPEC §9. */
 export const searchPageSize = 50;
@@ -45,26 +46,6 @@ export function searchTerms(q: string): string[] {
     if (terms.length === maxSearchTerms) break;
   }
   return terms;
-}
-
-/**
- * Accented Latin letters and their base letter, exactly as migrations/0004_search.ts builds
- * PostgreSQL's `cairn_search_text` (SQLite's remove_diacritics does the same in its tokenizer).
- */
-function latinFoldPairs(): [from: string, to: string] {
-  let from = "";
-  let to = "";
-  for (const [low, high] of [[0xc0, 0x24f], [0x1e00, 0x1eff]] as const) {
-    for (let code = low; code <= high; code++) {
-      const letter = String.fromCodePoint(code);
-      const decomposed = letter.normalize("NFD");
-      if (/^[A-Za-z]\p{M}+$/u.test(decomposed)) {
-        from += letter;
-        to += decomposed[0]!.toLowerCase();
-      }
-    }
-  }
-  return [from, to];
 }
 
 const foldMap: ReadonlyMap<string, string> = (() => {
