@@ -69,7 +69,12 @@ export async function seed(args: string[]) {
         `${count(seeded.comments)} comments, ${count(seeded.activities)} activities in ${seconds.toFixed(1)} s ` +
         `(${((seconds * 10_000) / seeded.issues).toFixed(1)} s per 10,000 issues).`,
     );
-    console.log(`Sign in as ${seeded.ownerEmail} (the owner) with the password ${demoPassword}; every seeded account has it.`);
+    console.log(`Sign in as ${seeded.ownerEmail} with the password ${demoPassword}; every seeded account has it.`);
+    console.log(
+      seeded.ownerIsInstanceAdmin
+        ? `${seeded.ownerEmail} owns the workspace and, as the first account of this instance, is its instance admin (/admin/monitoring).`
+        : `${seeded.ownerEmail} owns the workspace but is not this instance's admin: the instance had accounts already, and /admin/monitoring stays with its first account.`,
+    );
   } finally {
     await database.db.destroy();
   }

@@ -196,6 +196,8 @@ async function insertInChunks<Row extends object, Result>(
 export type SeedSummary = {
   workspaceId: number;
   ownerEmail: string;
+  /** Only the first account of an instance administers it: on an instance with accounts, the owner does not. */
+  ownerIsInstanceAdmin: boolean;
   members: number;
   labels: number;
   projects: { key: string; issues: number }[];
@@ -338,6 +340,7 @@ export async function seedWorkspace(
     return {
       workspaceId,
       ownerEmail: emails[0]!,
+      ownerIsInstanceAdmin: firstAccount,
       members: demoPeople.length,
       labels: demoLabels.length,
       projects: demoProjects.map((project, index) => ({ key: project.key, issues: issueCounts[index]! })),

@@ -144,7 +144,16 @@ describe.each(testDialects)("seeding on %s", (dialect) => {
         .orderBy("issues.number")
         .execute();
     expect(await contents(again.workspaceId)).toEqual(await contents(seeded.workspaceId));
-    expect({ ...again, workspaceId: 0, ownerEmail: "" }).toEqual({ ...seeded, workspaceId: 0, ownerEmail: "" });
+    expect({ ...again, workspaceId: 0, ownerEmail: "" }).toEqual({ ...seeded, workspaceId: 0, ownerEmail: "", ownerIsInstanceAdmin: false });
+  });
+
+  it("makes the owner the instance admin only on an instance without accounts, and says which", async () => {
+    expect(seeded.ownerIsInstanceAdmin).toBe(true);
+    const later = await seedWorkspace(handle, { slug: "later", issueCount: 1, now });
+    if ("refused" in later) throw new Error(later.refused);
+    expect(later.ownerIsInstanceAdmin).toBe(false);
+    const admins = await db.selectFrom("users").select("email").where("is_instance_admin", "=", 1).execute();
+    expect(admins).toEqual([{ email: seeded.ownerEmail }]);
   });
 
   it("shows seeded issues in the list, its filters, the board, search and My issues", async () => {
@@ -225,11 +234,18 @@ describe.each(testDialects)("npm run seed on %s", (dialect) => {
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(new RegExp(`Seeded workspace "demo" on ${dialect}: 12 members, 5 projects .*40 issues.* in [\\d.]+ s \\([\\d.]+ s per 10,000 issues\\)`));
-    expect(first.stdout).toContain(`Sign in as ada@demo.example.com (the owner) with the password ${demoPassword}`);
+    expect(first.stdout).toContain(`Sign in as ada@demo.example.com with the password ${demoPassword}`);
+    expect(first.stdout).toContain("ada@demo.example.com owns the workspace and, as the first account of this instance, is its instance admin (/admin/monitoring).");
 
     const again = seed("--workspace", "demo", "--issues", "40");
     expect(again.status).toBe(1);
     expect(again.stderr).toBe('A workspace with the slug "demo" exists already: seed another slug.\n');
+
+    // On an instance that has accounts already, the seeded owner is not its admin: the output says so.
+    const other = seed("--workspace", "other", "--issues", "1");
+    expect(other.status).toBe(0);
+    expect(other.stdout).toContain("ada@other.example.com owns the workspace but is not this instance's admin");
+    expect(other.stdout).not.toContain("is its instance admin");
   });
 
   it("refuses bad arguments with one line and exit code 1", () => {
