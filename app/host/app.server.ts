@@ -14,8 +14,9 @@ import type { Telemetry } from "~/monitoring/otlp-export.server";
 import { appContext, type AppServices } from "./app-context.server";
 import { compressResponses } from "./compression.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
-import { plainPage } from "./plain-page.server";
 import type { Lifecycle } from "./lifecycle.server";
+import { refuseMalformedRequests } from "./malformed-requests.server";
+import { badRequestPage, plainPage } from "./plain-page.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
 import { serverTiming } from "./server-timing.server";
 
@@ -36,7 +37,7 @@ export type HostOptions = {
 const maxBodyBytes = 1024 * 1024;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
-/** The Express application: logging, security headers, assets, then React Router. */
+/** The Express application: logging, security headers, malformed requests, assets, then React Router. */
 export function createHostApp(options: HostOptions): express.Express {
   const { config, logger, lifecycle, assets } = options;
   const app = express();
@@ -70,6 +71,7 @@ export function createHostApp(options: HostOptions): express.Express {
     }),
   );
   app.use(cspNonce, securityHeaders({ development: !config.production }));
+  app.use(refuseMalformedRequests);
   app.use(compressResponses);
 
   if ("vite" in assets) {
@@ -142,7 +144,7 @@ function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
     // Errors Express raises itself for a bad request (a missing asset, say) keep their status.
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(plainPage(status === 404 ? "Not found" : "Bad request", status === 404 ? "Page not found." : "That request was not valid."));
+      res.status(status).type("html").send(status === 404 ? plainPage("Not found", "Page not found.") : badRequestPage);
       return;
     }
     const request = new globalThis.Request(new URL(req.originalUrl, "http://cairn.invalid"), { method: req.method });
