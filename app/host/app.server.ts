@@ -126,16 +126,18 @@ function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
 
 /**
  * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so
- * that it is refused before it is read; a streamed one without a length gets 411.
+ * that it is refused before it is read; a streamed one without a length gets 411. The body is
+ * never read, so the connection is closed after the answer: kept alive, it would wait for that
+ * body and read whatever the client sends next (its next request) as part of it.
  */
 const refuseLargeBodies: RequestHandler = (req, res, next) => {
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"]) {
-    res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+    res.status(411).set("Connection", "close").type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
     return;
   }
   if (Number(length ?? 0) <= maxBodyBytes) return next();
-  res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
+  res.status(413).set("Connection", "close").type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
 };
 
 /** Errors that escape React Router (they should not): logged with a digest like any other. */

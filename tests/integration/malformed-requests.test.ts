@@ -147,4 +147,56 @@ describe.each(testDialects)("malformed requests on %s", (dialect) => {
     const response = await exchange(server.url, get(`http://${host}/login?redirectTo=%2Fsettings`, `Host: ${host}\r\n`));
     expect(response.body).toContain('name="redirectTo" value="/settings"');
   });
+
+  /**
+   * After refusing a body unread (413, 411), the server says `Connection: close` and closes the
+   * connection once the response is sent. Otherwise it kept the connection alive and waited for the
+   * announced body: whatever the client sent next on that connection (its next request) was read as
+   * that body, and never answered.
+   */
+  describe("refusing a body unread", () => {
+    const oversized = 2 * 1024 * 1024;
+
+    it("answers an oversized body with 413 and closes the connection", async () => {
+      const connection = new RawConnection(server.url);
+      try {
+        // A client that waits for the answer before sending the body (as with Expect: 100-continue).
+        connection.write(`POST /login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${oversized}\r\n\r\n`);
+        const refused = await connection.response();
+        expect(refused.status).toBe(413);
+        expect(refused.body).toContain("That is too large. Requests may be at most 1 MiB.");
+        expect(refused.headers.get("connection")).toBe("close");
+        expect(await connection.ended).toBe("end");
+      } finally {
+        connection.destroy();
+      }
+    });
+
+    it("never reads what follows an oversized body's headers as a body, nor answers it on that connection", async () => {
+      const connection = new RawConnection(server.url);
+      try {
+        connection.write(`POST / HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${oversized}\r\n\r\n`);
+        expect((await connection.response()).headers.get("connection")).toBe("close");
+        // Not a body: a next request, which must go on a new connection.
+        connection.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+        await expect(connection.response()).rejects.toThrow(/the connection ended/);
+      } finally {
+        connection.destroy();
+      }
+      expect((await exchange(server.url, get("/healthz", `Host: ${host}\r\n`))).status).toBe(200);
+    });
+
+    it("answers a body of unknown length with 411 and closes the connection", async () => {
+      const connection = new RawConnection(server.url);
+      try {
+        connection.write(`POST / HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        const refused = await connection.response();
+        expect(refused.status).toBe(411);
+        expect(refused.headers.get("connection")).toBe("close");
+        expect(await connection.ended).toBe("end");
+      } finally {
+        connection.destroy();
+      }
+    });
+  });
 });
