@@ -38,7 +38,6 @@ export default [
     route("monitoring", "routes/admin/monitoring/index.tsx"),
     route("monitoring/:digest", "routes/admin/monitoring/$digest.tsx"),
   ]),
-  route("healthz", "routes/healthz.ts"),
   route("readyz", "routes/readyz.ts"),
   route("monitoring", "routes/monitoring.ts"),
   route("*", "routes/not-found.tsx"),

@@ -37,7 +37,7 @@ export type HostOptions = {
 const maxBodyBytes = 1024 * 1024;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
-/** The Express application: logging, security headers, malformed requests, assets, then React Router. */
+/** The Express application: logging, security headers, malformed requests, liveness, assets, then React Router. */
 export function createHostApp(options: HostOptions): express.Express {
   const { config, logger, lifecycle, assets } = options;
   const app = express();
@@ -72,6 +72,11 @@ export function createHostApp(options: HostOptions): express.Express {
   );
   app.use(cspNonce, securityHeaders({ development: !config.production }));
   app.use(refuseMalformedRequests);
+  // Liveness answers here, not in React Router, whose root middleware looks up the session in the
+  // database: an outage must not make the process look dead.
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").type("text/plain").send("ok\n");
+  });
   app.use(compressResponses);
 
   if ("vite" in assets) {
@@ -116,10 +121,10 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
   };
 }
 
-/** Until migrations are done only the health checks answer. */
+/** Until migrations are done only the health checks answer (/healthz is answered before this). */
 function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
   return (req, res, next) => {
-    if (lifecycle.state !== "starting" || req.path === "/healthz" || req.path === "/readyz") return next();
+    if (lifecycle.state !== "starting" || req.path === "/readyz") return next();
     res.status(503).set("Retry-After", "5").type("html").send(plainPage("Unavailable", unavailableMessage));
   };
 }
