@@ -38,7 +38,7 @@ export default [
     route("monitoring", "routes/admin/monitoring/index.tsx"),
     route("monitoring/:digest", "routes/admin/monitoring/$digest.tsx"),
   ]),
-  route("healthz", "routes/healthz.ts"),
+  // GET /healthz is answered by the host (app/host/app.server.ts), before any of these.
   route("readyz", "routes/readyz.ts"),
   route("monitoring", "routes/monitoring.ts"),
   route("*", "routes/not-found.tsx"),

@@ -14,8 +14,9 @@ import type { Telemetry } from "~/monitoring/otlp-export.server";
 import { appContext, type AppServices } from "./app-context.server";
 import { compressResponses } from "./compression.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
-import { plainPage } from "./plain-page.server";
 import type { Lifecycle } from "./lifecycle.server";
+import { refuseMalformedRequests } from "./malformed-requests.server";
+import { badRequestPage, plainPage } from "./plain-page.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
 import { serverTiming } from "./server-timing.server";
 
@@ -36,7 +37,7 @@ export type HostOptions = {
 const maxBodyBytes = 1024 * 1024;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
-/** The Express application: logging, security headers, assets, then React Router. */
+/** The Express application: logging, security headers, malformed requests, liveness, assets, then React Router. */
 export function createHostApp(options: HostOptions): express.Express {
   const { config, logger, lifecycle, assets } = options;
   const app = express();
@@ -70,6 +71,12 @@ export function createHostApp(options: HostOptions): express.Express {
     }),
   );
   app.use(cspNonce, securityHeaders({ development: !config.production }));
+  app.use(refuseMalformedRequests);
+  // Liveness answers here, not in React Router, whose root middleware looks up the session in the
+  // database: an outage must not make the process look dead.
+  app.get("/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").type("text/plain").send("ok\n");
+  });
   app.use(compressResponses);
 
   if ("vite" in assets) {
@@ -114,26 +121,28 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
   };
 }
 
-/** Until migrations are done only the health checks answer. */
+/** Until migrations are done only the health checks answer (/healthz is answered before this). */
 function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
   return (req, res, next) => {
-    if (lifecycle.state !== "starting" || req.path === "/healthz" || req.path === "/readyz") return next();
+    if (lifecycle.state !== "starting" || req.path === "/readyz") return next();
     res.status(503).set("Retry-After", "5").type("html").send(plainPage("Unavailable", unavailableMessage));
   };
 }
 
 /**
  * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so
- * that it is refused before it is read; a streamed one without a length gets 411.
+ * that it is refused before it is read; a streamed one without a length gets 411. The body is
+ * never read, so the connection is closed after the answer: kept alive, it would wait for that
+ * body and read whatever the client sends next (its next request) as part of it.
  */
 const refuseLargeBodies: RequestHandler = (req, res, next) => {
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"]) {
-    res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+    res.status(411).set("Connection", "close").type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
     return;
   }
   if (Number(length ?? 0) <= maxBodyBytes) return next();
-  res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
+  res.status(413).set("Connection", "close").type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
 };
 
 /** Errors that escape React Router (they should not): logged with a digest like any other. */
@@ -142,7 +151,7 @@ function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
     // Errors Express raises itself for a bad request (a missing asset, say) keep their status.
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(plainPage(status === 404 ? "Not found" : "Bad request", status === 404 ? "Page not found." : "That request was not valid."));
+      res.status(status).type("html").send(status === 404 ? plainPage("Not found", "Page not found.") : badRequestPage);
       return;
     }
     const request = new globalThis.Request(new URL(req.originalUrl, "http://cairn.invalid"), { method: req.method });

@@ -6,18 +6,16 @@ import { SubmitButton } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { flashHeader } from "~/flash/flash.server";
 import { appContext } from "~/host/app-context.server";
-import { acceptInvitation, findInvitation, type InvitationStatus } from "~/workspaces/invitations.server";
+import { acceptInvitation, type InvitationStatus, openInvitationLink } from "~/workspaces/invitations.server";
 import { roleLabels } from "~/workspaces/roles";
 import type { Route } from "./+types/invitations.$token";
 
+/** The invitation's email, workspace and role go only to the invitee (see openInvitationLink). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const invitation = await findInvitation(context.get(appContext).db, params.token, new Date());
-  if (!invitation) throw data("Invitation not found.", { status: 404 });
   const user = context.get(currentUserContext);
-  return {
-    invitation: { email: invitation.email, role: invitation.role, status: invitation.status, workspace: invitation.workspace.name },
-    signedInAs: user?.email ?? null,
-  };
+  const invitation = await openInvitationLink(context.get(appContext).db, { token: params.token, viewer: user, now: new Date() });
+  if (!invitation) throw data("Invitation not found.", { status: 404 });
+  return { invitation, signedInAs: user?.email ?? null };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -38,12 +36,23 @@ const statusMessages: Record<Exclude<InvitationStatus, "pending">, string> = {
 
 export default function Invitation({ loaderData, actionData, params }: Route.ComponentProps) {
   const { invitation, signedInAs } = loaderData;
+  const { details } = invitation;
   const here = `/invitations/${params.token}`;
+  const signInLink = (
+    <Link
+      to={`/login?${new URLSearchParams({ redirectTo: here })}`}
+      className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
+    >
+      Sign in
+    </Link>
+  );
   return (
-    <NarrowPage title={`Join ${invitation.workspace}`}>
-      <p className="text-zinc-700 dark:text-zinc-300">
-        {invitation.email} is invited to <strong>{invitation.workspace}</strong> as {roleLabels[invitation.role].toLowerCase()}.
-      </p>
+    <NarrowPage title={details ? `Join ${details.workspace}` : "Invitation"}>
+      {details ? (
+        <p className="text-zinc-700 dark:text-zinc-300">
+          {details.email} is invited to <strong>{details.workspace}</strong> as {roleLabels[details.role].toLowerCase()}.
+        </p>
+      ) : null}
       {actionData?.error ? (
         <p role="alert" className="mt-4 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           {actionData.error}
@@ -52,15 +61,11 @@ export default function Invitation({ loaderData, actionData, params }: Route.Com
       <div className="mt-6">
         {invitation.status !== "pending" ? (
           <p role="alert">{statusMessages[invitation.status]}</p>
-        ) : signedInAs === invitation.email ? (
+        ) : details && signedInAs ? (
           <Form method="post">
             <SubmitButton pendingText="Joining…">Accept invitation</SubmitButton>
           </Form>
-        ) : signedInAs ? (
-          <p>
-            You are signed in as {signedInAs}. Sign out, then sign in as {invitation.email} to accept this invitation.
-          </p>
-        ) : (
+        ) : details ? (
           <div className="flex gap-3">
             <Link
               to={`/signup?${new URLSearchParams({ invitation: params.token })}`}
@@ -68,12 +73,22 @@ export default function Invitation({ loaderData, actionData, params }: Route.Com
             >
               Create account
             </Link>
-            <Link
-              to={`/login?${new URLSearchParams({ redirectTo: here })}`}
-              className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
-            >
-              Sign in
-            </Link>
+            {signInLink}
+          </div>
+        ) : signedInAs ? (
+          <div className="space-y-4">
+            <p>
+              This invitation is for another email address. You are signed in as {signedInAs}. To accept it, sign out, then
+              open this link again and sign in with the email it was sent to.
+            </p>
+            <Form method="post" action="/logout">
+              <SubmitButton variant="secondary">Sign out</SubmitButton>
+            </Form>
+          </div>
+        ) : (
+          <div className="space-y-4">
+            <p>Sign in to see this invitation.</p>
+            <div className="flex">{signInLink}</div>
           </div>
         )}
       </div>

@@ -11,17 +11,22 @@ import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
-import { acceptInvitation, findInvitation } from "~/workspaces/invitations.server";
+import { acceptInvitation, openInvitationLink } from "~/workspaces/invitations.server";
 import type { Route } from "./+types/signup";
 
 export async function loader(args: Route.LoaderArgs) {
   redirectIfSignedIn(args);
   const url = args.url;
   const invitationToken = url.searchParams.get("invitation");
-  const invitation = invitationToken ? await findInvitation(args.context.get(appContext).db, invitationToken, new Date()) : null;
+  const invitation = invitationToken
+    ? await openInvitationLink(args.context.get(appContext).db, { token: invitationToken, viewer: null, now: new Date() })
+    : null;
   return {
     redirectTo: url.searchParams.get("redirectTo") ?? "",
-    invitation: invitation?.status === "pending" ? { token: invitationToken!, email: invitation.email, workspace: invitation.workspace.name } : null,
+    invitation:
+      invitation?.status === "pending" && invitation.details
+        ? { token: invitationToken!, email: invitation.details.email, workspace: invitation.details.workspace }
+        : null,
   };
 }
 

@@ -123,6 +123,32 @@ export async function findInvitation(db: Database, token: string, now: Date): Pr
   };
 }
 
+export type InvitationLink = {
+  status: InvitationStatus;
+  /** For the invitee only. */
+  details: { email: string; role: Role; workspace: string } | null;
+};
+
+/**
+ * What an invitation link shows whoever opens it: its email, workspace and role only to the
+ * invitee — signed in with that email, or signed out while no account has it (they can sign up
+ * with it). Anyone else who holds the link learns only whether it is still pending.
+ */
+export async function openInvitationLink(
+  db: Database,
+  link: { token: string; viewer: { email: string } | null; now: Date },
+): Promise<InvitationLink | null> {
+  const invitation = await findInvitation(db, link.token, link.now);
+  if (!invitation) return null;
+  const isInvitee = link.viewer
+    ? link.viewer.email === invitation.email
+    : !(await db.selectFrom("users").select("id").where("email", "=", invitation.email).executeTakeFirst());
+  return {
+    status: invitation.status,
+    details: isInvitee ? { email: invitation.email, role: invitation.role, workspace: invitation.workspace.name } : null,
+  };
+}
+
 export type AcceptResult = { ok: true; slug: string } | { ok: false; message: string };
 
 const workspaceFullMessage = `This workspace has reached its limit of ${maxMembersPerWorkspace} members. Ask an admin to make room.`;
@@ -138,7 +164,8 @@ export async function acceptInvitation(
       return { ok: false, message: "This invitation is no longer valid. Ask for a new one." };
     }
     if (invitation.email !== acceptance.user.email) {
-      return { ok: false, message: `This invitation is for ${invitation.email}. Sign in with that email to accept it.` };
+      // Not naming the invitee: whoever this is only holds the link.
+      return { ok: false, message: "This invitation is for another email address. Sign in with the one it was sent to." };
     }
     await lockWorkspace(trx, invitation.workspace.id);
     if ((await memberCount(trx, invitation.workspace.id)) >= maxMembersPerWorkspace) return { ok: false, message: workspaceFullMessage };

@@ -108,6 +108,51 @@ describe.each(testDialects)("signing in over HTTP on %s", (dialect) => {
     }
   });
 
+  it("percent-encodes the redirect target after sign-in, and signs in once", async () => {
+    const { db } = database.open();
+    const sessions = async () => (await db.selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n;
+    try {
+      for (const [redirectTo, expected] of [
+        ["/w/日本", "/w/%E6%97%A5%E6%9C%AC"],
+        ["/w/café?q=crème brûlée#top", "/w/caf%C3%A9?q=cr%C3%A8me%20br%C3%BBl%C3%A9e#top"],
+        // Escapes already there are kept, not escaped twice; a lone % is.
+        ["/w/%E6%97%A5?q=100%", "/w/%E6%97%A5?q=100%25"],
+        ['/w/a"<b>', "/w/a%22%3Cb%3E"],
+      ]) {
+        const before = Number(await sessions());
+        const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password, redirectTo: redirectTo! }, fromNewAddress());
+        expect(response.status).toBe(302);
+        expect(response.headers.get("location")).toBe(expected);
+        expect(response.headers.getSetCookie().some((c) => c.startsWith("__Host-cairn_session="))).toBe(true);
+        expect(Number(await sessions())).toBe(before + 1);
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("brings a signed-out visitor back to a page whose address is not ASCII", async () => {
+    const client = new BrowserlessClient(server.url);
+    const page = "/w/%E6%97%A5%E6%9C%AC?q=%C3%A9t%C3%A9";
+    const toLogin = await client.get(page);
+    expect(toLogin.status).toBe(302);
+    const login = new URL(toLogin.headers.get("location")!, server.url);
+    expect(login.pathname).toBe("/login");
+    expect(login.searchParams.get("redirectTo")).toBe(page);
+    const signedIn = await client.post("/login", { email: "ada@example.com", password, redirectTo: login.searchParams.get("redirectTo")! }, fromNewAddress());
+    expect(signedIn.headers.get("location")).toBe(page);
+  });
+
+  it("percent-encodes the redirect target after creating an account", async () => {
+    const response = await new BrowserlessClient(server.url).post(
+      "/signup",
+      { name: "Kenji", email: "kenji@example.com", password, redirectTo: "/w/日本" },
+      fromNewAddress(),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/w/%E6%97%A5%E6%9C%AC");
+  });
+
   it("gives an unexpected error in an action a digest, not its message", async () => {
     const { db } = database.open();
     await sql`alter table sign_in_failures rename to sign_in_failures_gone`.execute(db);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashToken, newToken } from "~/auth/tokens.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Role } from "~/db/schema";
@@ -14,7 +14,9 @@ import {
 } from "~/workspaces/invitations.server";
 import { maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "~/workspaces/members.server";
 import { createWorkspace, findWorkspaceAccess } from "~/workspaces/workspaces.server";
+import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server";
 import { insertUser } from "../support/users";
 import { addMember } from "../support/workspaces";
 
@@ -198,7 +200,8 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
   it("refuses someone whose email does not match, and leaves the invitation pending", async () => {
     const token = tokenOf(await invite("bob@example.com", "admin"));
     const result = await acceptInvitation(db, { token, user: eve, now: at(hour) });
-    expect(result).toEqual({ ok: false, message: expect.stringContaining("bob@example.com") });
+    // Not naming whom it is for: Eve only holds the link.
+    expect(result).toEqual({ ok: false, message: "This invitation is for another email address. Sign in with the one it was sent to." });
     expect(await roleOf(eve.id)).toBeUndefined();
     expect((await findInvitation(db, token, at(hour)))!.status).toBe("pending");
     // The right person still can.
@@ -291,5 +294,113 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
     expect(await acceptInvitation(db, { token: forBob, user: bob, now: at(hour) })).toMatchObject({ ok: true });
     await acceptInvitation(db, { token: forEve, user: eve, now: at(hour) });
     expect(await memberCount(db, workspaceId)).toBeLessThanOrEqual(maxMembersPerWorkspace);
+  });
+});
+
+// SPEC §4 and issue 11 (20): an invitation link shows its email, workspace and role only to the
+// invitee: signed in with that email, or signed out while no account has it (they can sign up with
+// it). Anyone else holding the link learns none of them.
+describe.each(testDialects)("invitation links over HTTP on %s", (dialect) => {
+  const password = "correct horse battery";
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let server: RunningServer;
+  let invite: (email: string) => Promise<string>;
+  const signedIn: Record<"eve" | "carol", BrowserlessClient> = {} as never;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    server = await startServer(database.env);
+    for (const name of ["Olivia", "Eve", "Carol"]) {
+      const client = new BrowserlessClient(server.url);
+      expect((await client.post("/signup", { name, email: `${name.toLowerCase()}@example.com`, password })).status).toBe(302);
+      if (name !== "Olivia") signedIn[name.toLowerCase() as "eve" | "carol"] = client;
+    }
+    handle = database.open();
+    const owner = (await handle.db.selectFrom("users").select("id").where("email", "=", "olivia@example.com").executeTakeFirstOrThrow()).id;
+    await createWorkspace(handle.db, { name: "Rocket Garden", slug: "rockets", ownerId: owner, now: new Date() });
+    const workspaceId = (await findWorkspaceAccess(handle.db, "rockets", owner))!.id;
+    invite = async (email) =>
+      tokenOf(await createInvitation(handle.db, { workspaceId, email, role: "viewer", invitedBy: owner, actorRole: "owner", now: new Date() }));
+  });
+
+  afterAll(async () => {
+    await handle?.db.destroy();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  /** A page's HTML without the comments React puts between adjacent pieces of text. */
+  const pageAt = async (client: BrowserlessClient, path: string) => (await (await client.get(path)).text()).replaceAll("<!-- -->", "");
+
+  /** Nothing of the invitation — not in the page, nor in the data it carries for JavaScript. */
+  function expectNoDetails(html: string, email: string) {
+    expect(html).not.toContain(email);
+    expect(html).not.toContain("Rocket Garden");
+    expect(html).not.toMatch(/viewer/i);
+  }
+
+  it("shows a signed-out visitor who can sign up with its email what it is, and lets them join by signing up", async () => {
+    const token = await invite("bob@example.com");
+    const visitor = new BrowserlessClient(server.url);
+    const page = await pageAt(visitor, `/invitations/${token}`);
+    expect(page).toContain("bob@example.com is invited to <strong>Rocket Garden</strong> as viewer.");
+    const signup = await pageAt(visitor, `/signup?invitation=${token}`);
+    expect(signup).toContain("You are invited to <strong>Rocket Garden</strong>");
+    expect(signup).toContain('value="bob@example.com"');
+    const joined = await visitor.post("/signup", { name: "Bob", email: "bob@example.com", password, invitation: token });
+    expect(joined.headers.get("location")).toBe("/w/rockets");
+  });
+
+  it("shows the invitee, signed in, what it is, and lets them accept it", async () => {
+    const token = await invite("carol@example.com");
+    const page = await pageAt(signedIn.carol, `/invitations/${token}`);
+    expect(page).toContain("carol@example.com is invited to <strong>Rocket Garden</strong> as viewer.");
+    expect(page).toContain("Accept invitation");
+    const accepted = await signedIn.carol.post(`/invitations/${token}`, {});
+    expect(accepted.status).toBe(302);
+    expect(accepted.headers.get("location")).toBe("/w/rockets");
+  });
+
+  it("shows anyone else signed in a neutral message, lets them sign out, and refuses their acceptance without naming the invitee", async () => {
+    const token = await invite("dan@example.com");
+    expect((await signedIn.eve.get(`/invitations/${token}`)).status).toBe(200);
+    const html = await pageAt(signedIn.eve, `/invitations/${token}`);
+    expectNoDetails(html, "dan@example.com");
+    expect(html).toContain("This invitation is for another email address.");
+    expect(html).toContain("You are signed in as eve@example.com.");
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+    expect(main).toMatch(/<form[^>]*action="\/logout"[^>]*>[^]*?Sign out<\/button><\/form>/);
+    expectNoDetails(await (await signedIn.eve.get(`/invitations/${token}.data`)).text(), "dan@example.com");
+
+    const refused = await signedIn.eve.post(`/invitations/${token}`, {});
+    expect(refused.status).toBe(400);
+    const refusal = await refused.text();
+    expectNoDetails(refusal, "dan@example.com");
+    expect(refusal).toContain("Sign in with the one it was sent to.");
+    expect((await findInvitation(handle.db, token, new Date()))!.status).toBe("pending");
+  });
+
+  it("asks a signed-out visitor to sign in when the invitee already has an account", async () => {
+    const token = await invite("eve@example.com");
+    const visitor = new BrowserlessClient(server.url);
+    const html = await pageAt(visitor, `/invitations/${token}`);
+    expectNoDetails(html, "eve@example.com");
+    expect(html).toContain("Sign in to see this invitation.");
+    expect(html).toContain(`href="/login?redirectTo=%2Finvitations%2F${token}"`);
+    expectNoDetails(await (await visitor.get(`/signup?invitation=${token}`)).text(), "eve@example.com");
+    // Signed in as the invitee, it is theirs to see.
+    expect(await pageAt(signedIn.eve, `/invitations/${token}`)).toContain("eve@example.com is invited to <strong>Rocket Garden</strong>");
+  });
+
+  it("tells anyone that an invitation is no longer valid, and only the invitee what it was", async () => {
+    const token = await invite("fay@example.com");
+    const { id } = (await findInvitation(handle.db, token, new Date()))!;
+    const workspaceId = (await handle.db.selectFrom("workspaces").select("id").where("slug", "=", "rockets").executeTakeFirstOrThrow()).id;
+    await revokeInvitation(handle.db, workspaceId, id, new Date());
+    const html = await pageAt(signedIn.eve, `/invitations/${token}`);
+    expect(html).toContain("This invitation was revoked. Ask for a new one.");
+    expectNoDetails(html, "fay@example.com");
+    expect((await new BrowserlessClient(server.url).get("/invitations/not-a-real-token")).status).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unexpectedErrorMessage } from "~/components/error-boundary";
 import { findServerError } from "~/monitoring/server-errors.server";
+import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
@@ -80,6 +81,23 @@ describe.each(testDialects)("production server on %s", (dialect) => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready" });
+  });
+
+  it("answers /healthz without the database, even to a signed-in browser", async () => {
+    const ada = new BrowserlessClient(server.url);
+    expect((await ada.post("/signup", { name: "Ada", email: "ada@example.com", password: "correct horse battery" })).status).toBe(302);
+    // The database cannot tell who is signed in: the session lookup fails as in an outage.
+    const { db } = database.open();
+    await sql`alter table sessions rename to sessions_gone`.execute(db);
+    try {
+      const response = await ada.get("/healthz");
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe("ok\n");
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    } finally {
+      await sql`alter table sessions_gone rename to sessions`.execute(db);
+      await db.destroy();
+    }
   });
 
   it("refuses a request body over 1 MiB with 413", async () => {
