@@ -1,5 +1,6 @@
 # Cairn on a Node LTS slim image: built in one stage, run as the unprivileged `node` user in another.
-FROM node:24-bookworm-slim AS build
+# Node 22, which CI tests (.ci/run): better-sqlite3 12 crashes on Node 24 (README, "Deploying").
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source where no prebuilt binary can be fetched.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -8,7 +9,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:24-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data DRAIN_SECONDS=5
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json /app/server.js ./

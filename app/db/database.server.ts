@@ -86,13 +86,21 @@ class CairnSqliteDialect extends SqliteDialect {
 export function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
-  /** Told when PostgreSQL drops an idle connection (a restart, say); the pool opens a new one. */
-  onIdleConnectionError?: (error: Error) => void;
+  /**
+   * Told when a PostgreSQL connection breaks (the server restarts or goes away), whether idle in the
+   * pool or in a request's hands. That request fails (503); the pool drops the connection and opens
+   * new ones for later queries.
+   */
+  onConnectionError?: (error: Error) => void;
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
-    // Without a listener such an error would end the process.
-    pool.on("error", (error) => options.onIdleConnectionError?.(error));
+    // A connection emits 'error' when its socket dies, even while a request holds it (between two
+    // queries of a transaction, say); with no listener that error would end the process. The pool
+    // listens only to the connections it holds idle, so every connection gets one of ours.
+    pool.on("connect", (client) => client.on("error", (error) => options.onConnectionError?.(error)));
+    // The pool passes an idle connection's error on here as well: told above already.
+    pool.on("error", () => {});
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: tallyQuery }), dialect: "postgres" };
   }
   mkdirSync(options.dataDir, { recursive: true });

@@ -1,6 +1,7 @@
 const unavailableCodes = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
+  "EPIPE",
   "ETIMEDOUT",
   "ENOTFOUND",
   "57P01", // admin_shutdown
@@ -20,7 +21,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && unavailableCodes.has(code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+  // pg's own errors carry no code: a connection that died, or a query on one (such as the rollback
+  // of a transaction whose connection died), or no connection to be had in time.
+  return /Connection terminated|is not queryable|timeout exceeded when trying to connect/i.test(error.message);
 }
 
 /**

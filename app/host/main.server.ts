@@ -93,7 +93,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
   try {
     const database = openDatabase({
       ...config,
-      onIdleConnectionError: (error) => logger.warn({ err: error }, "PostgreSQL closed an idle connection"),
+      onConnectionError: (error) => logger.warn({ err: error }, "PostgreSQL connection lost"),
     });
     // Known once the migrations are done (on PostgreSQL it is kept in the database); until then only
     // the health checks answer, and they sign no cookie.

@@ -1,12 +1,35 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "~/logging/logger.server";
 import type { Lifecycle } from "./lifecycle.server";
 
+/** After the port closes, how long a connection may stay without a request before it is closed. */
+const idleGraceMs = 1000;
+
 /**
- * On SIGTERM or SIGINT: /readyz turns 503; after `drainSeconds` the port closes; requests in flight
- * may finish within `timeoutMs`, then their connections are cut; last, `release` sends what is still
- * queued for export and closes the database.
+ * Closing the port resets the connections the kernel holds for us, whose clients may well have sent
+ * their requests already, and Node takes only one of them per turn of the event loop (libuv
+ * accepts one at a time). Takes turns until one brings no connection, for at most `limitMs` should
+ * clients keep connecting.
+ */
+async function takeWaitingConnections(server: Server, limitMs: number) {
+  let taken = true;
+  const onConnection = () => (taken = true);
+  server.on("connection", onConnection);
+  const until = Date.now() + limitMs;
+  while (taken && Date.now() < until) {
+    taken = false;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  server.off("connection", onConnection);
+}
+
+/**
+ * On SIGTERM or SIGINT: /readyz turns 503 and answers close their connections; after
+ * `drainSeconds` the port closes; every request that reached the server before then is answered,
+ * within `timeoutMs`, after which the connections still open are cut; last, `release` sends what is
+ * still queued for export and closes the database.
  */
 export function stopGracefullyOnSignals(options: {
   server: Server;
@@ -24,16 +47,23 @@ export function stopGracefullyOnSignals(options: {
     stopping = true;
     lifecycle.state = "draining";
     logger.info({ signal, drainSeconds }, "Shutting down: no longer ready");
-    if (drainSeconds > 0) await sleep(drainSeconds * 1000);
+    // Clients (a load balancer's kept-alive connections, say) send their next request elsewhere.
+    server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => response.setHeader("Connection", "close"));
+    await sleep(drainSeconds * 1000);
+    await takeWaitingConnections(server, idleGraceMs);
 
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Connections that finish their request while we wait would otherwise idle until keep-alive ends.
-    const reaper = setInterval(() => server.closeIdleConnections(), 200);
+    // http's close() would also end every connection that has no request in progress at once,
+    // including those whose request has arrived but is not read yet. net's stops listening only;
+    // connections still without a request after a grace are closed, the others as they finish.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    let reaper: NodeJS.Timeout | undefined;
+    const grace = setTimeout(() => (reaper = setInterval(() => server.closeIdleConnections(), 200)), idleGraceMs);
     const deadline = setTimeout(() => {
       logger.warn({ timeoutMs }, "Requests still running at the shutdown deadline: closing their connections");
       server.closeAllConnections();
     }, timeoutMs);
     await closed;
+    clearTimeout(grace);
     clearInterval(reaper);
     clearTimeout(deadline);
 

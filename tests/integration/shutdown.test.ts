@@ -1,3 +1,4 @@
+import http from "node:http";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
@@ -39,6 +40,64 @@ describe.runIf(process.env.TEST_DATABASE_URL)("graceful shutdown with a request 
       expect(await server.exited).toBe(0);
     } finally {
       await locker.end();
+      await server.stop();
+    }
+  });
+});
+
+describe("SIGTERM with requests that have just arrived (DRAIN_SECONDS=0)", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** Sends GET `url` on a keep-alive connection of its own; `sent` resolves once the request is written. */
+  function send(agent: http.Agent, url: string) {
+    let written!: () => void;
+    const sent = new Promise<void>((resolve) => (written = resolve));
+    const answered = new Promise<{ status: number; connection?: string; body: string } | { error: string }>((resolve) => {
+      const request = http.get(url, { agent }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection, body }));
+        response.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+      });
+      request.on("finish", written);
+      request.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    });
+    return { sent, answered };
+  }
+
+  it("answers every request that reached the server before its port closed", async () => {
+    const server = await startServer({ ...database.env, DRAIN_SECONDS: "0" });
+    // One connection per request, kept alive as a load balancer keeps them.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    try {
+      // Stopped, the server reads nothing, as when it is busy: the kernel completes the connections
+      // and holds the requests, so that SIGTERM finds them there, not yet read.
+      server.process.kill("SIGSTOP");
+      const requests = Array.from({ length: 24 }, () => send(agent, `${server.url}/`));
+      await Promise.all(requests.map((request) => request.sent));
+      server.process.kill("SIGTERM");
+      server.process.kill("SIGCONT");
+
+      const answers = await Promise.all(requests.map((request) => request.answered));
+      expect(answers.filter((answer) => "error" in answer)).toEqual([]);
+      for (const answer of answers) {
+        // Answered, and told not to send another request on that connection.
+        expect(answer).toMatchObject({ status: 200, connection: "close", body: expect.stringContaining("Issue tracking for teams that ship.") });
+      }
+      expect(await server.exited).toBe(0);
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    } finally {
+      server.process.kill("SIGCONT");
+      agent.destroy();
       await server.stop();
     }
   });
