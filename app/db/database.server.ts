@@ -94,7 +94,16 @@ export function openDatabase(options: {
   onConnectionError?: (error: Error) => void;
 }): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      types: pgTypes,
+      // A server that hangs, or a network that drops packets, fails the request (503) after 5 s
+      // instead of holding it until the operating system gives up on TCP; the same bound applies
+      // to waiting for a free connection. Keep-alive finds idle connections whose peer has vanished.
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
     // A connection emits 'error' when its socket dies, even while a request holds it (between two
     // queries of a transaction, say); with no listener that error would end the process. The pool
     // listens only to the connections it holds idle, so every connection gets one of ours.

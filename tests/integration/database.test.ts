@@ -1,6 +1,8 @@
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/db/database.server";
+import { type DatabaseHandle, openDatabase } from "~/db/database.server";
+import { isDatabaseUnavailable } from "~/db/errors.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { findServerError, recordServerError } from "~/monitoring/server-errors.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
@@ -70,4 +72,24 @@ describe.each(testDialects)("database on %s", (dialect) => {
       expect(await pragma("busy_timeout")).toBe(5000);
     });
   }
+});
+
+// A PostgreSQL host that accepts the connection and then says nothing (a hung server, or a network
+// that drops packets): a query must fail as "unavailable" in bounded time, not wait forever.
+describe("a PostgreSQL server that never answers", () => {
+  it("fails the query as unavailable instead of hanging", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const handle = openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/cairn`, dataDir: "/nonexistent" });
+    try {
+      const failure = await sql`select 1`.execute(handle.db).then(() => null, (error: unknown) => error);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+    } finally {
+      await handle.db.destroy();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
 });
