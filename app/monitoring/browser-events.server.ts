@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { errorDigest } from "~/errors/digest.server";
-import { secondsUntilOutOfWindow, windowStart } from "~/security/sliding-window";
+import { takeSlot } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**
@@ -168,33 +168,7 @@ export async function purgeOldWebVitals(db: Database, now: Date): Promise<number
  * it holds across instances. Returns null when the beacon may go on, or the seconds until the client
  * may send another. A refused beacon does not count.
  */
-export async function takeBeaconSlot({ db, dialect }: DatabaseHandle, client: string, now: Date): Promise<number | null> {
-  const since = windowStart(now, beaconLimits.windowMs);
-  const wait = await db
-    .transaction()
-    .execute(async (trx) => {
-      // One client's beacons take their turns, on every instance: PostgreSQL by a lock on the
-      // client; SQLite by its single writer (our transactions begin immediate).
-      if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`beacon:${client}`}))`.execute(trx);
-      await trx.deleteFrom("beacon_hits").where("client", "=", client).where("at", "<=", since).execute();
-      // The oldest of the client's latest 60 beacons: while it is in the window, the client waits.
-      const sixtieth = await trx
-        .selectFrom("beacon_hits")
-        .select("at")
-        .where("client", "=", client)
-        .where("at", ">", since)
-        .orderBy("at", "desc")
-        .limit(1)
-        .offset(beaconLimits.perWindow - 1)
-        .executeTakeFirst();
-      if (sixtieth) return secondsUntilOutOfWindow(sixtieth.at, beaconLimits.windowMs, now);
-      await trx.insertInto("beacon_hits").values({ client, at: now.toISOString() }).execute();
-      return null;
-    });
-  // Now and then, the hits of clients that have not come back go too (outside the transaction,
-  // so that concurrent purges never hold one client's lock).
-  if (Math.random() < 1 / 50) {
-    await db.deleteFrom("beacon_hits").where("at", "<=", since).execute().catch(() => {});
-  }
-  return wait;
+export async function takeBeaconSlot(handle: DatabaseHandle, client: string, now: Date): Promise<number | null> {
+  const slot = await takeSlot(handle, [`beacon:${client}`], { uses: beaconLimits.perWindow, windowMs: beaconLimits.windowMs }, now);
+  return slot.taken ? null : slot.retryAfter;
 }

@@ -126,6 +126,19 @@ describe.each(testDialects)("two instances on one %s database", (dialect) => {
     }
   });
 
+  it("checks at most 10 of 60 parallel wrong passwords for one account sent to both at once", { timeout: 90_000 }, async () => {
+    const email = "parallel@example.com";
+    expect((await new BrowserlessClient(b.url).post("/signup", { name: "Parallel", email, password })).status).toBe(302);
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const server = i % 2 ? a : b;
+        return (await new BrowserlessClient(server.url).post("/login", { email, password: `wrong ${i}` }, fromNewAddress())).status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+  });
+
   it("counts a client address's failed sign-ins on both: after 10 alternating failures, both answer 429", { timeout: 90_000 }, async () => {
     const email = "grace@example.com";
     expect((await new BrowserlessClient(b.url).post("/signup", { name: "Grace", email, password })).status).toBe(302);
