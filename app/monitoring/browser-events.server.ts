@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { errorDigest } from "~/errors/digest.server";
+import { lockKeys } from "~/db/key-locks.server";
 import { takeSlot } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
@@ -128,13 +129,23 @@ export async function recordWebVitals(db: Database, events: Omit<WebVitalEvent, 
     .execute();
 }
 
-/** Records a whole beacon at once: either all of its events are stored, or none. */
-export async function recordBeacon(db: Database, beacon: Beacon, sender: BeaconSender): Promise<void> {
+/**
+ * What one unauthenticated client could otherwise grow without bound (issue 11): client-error groups
+ * are capped, the least recently seen pruned as new ones come; each route keeps at most so many
+ * web-vital samples a UTC day (its first), which with the 90-day retention bounds them too.
+ */
+export const browserEventCaps = { clientErrorGroups: 1000, webVitalsPerRouteAndDay: 1000 } as const;
+
+/**
+ * Records a beacon in one transaction, within the caps, and returns what it stored: its client
+ * errors, and the web vitals of each route that had room for all of them that day.
+ */
+export async function recordBeacon({ db, dialect }: DatabaseHandle, beacon: Beacon, sender: BeaconSender): Promise<BrowserEvent[]> {
   const errors = new Map<string, { event: ClientErrorEvent; times: number }>();
-  const vitals: WebVitalEvent[] = [];
+  const vitalsByRoute = new Map<string, WebVitalEvent[]>();
   for (const event of beacon.events) {
     if (event.kind === "web_vital") {
-      vitals.push(event);
+      vitalsByRoute.set(event.route, [...(vitalsByRoute.get(event.route) ?? []), event]);
       continue;
     }
     // One upsert per digest: PostgreSQL will not update the same row twice in one statement anyway.
@@ -145,12 +156,70 @@ export async function recordBeacon(db: Database, beacon: Beacon, sender: BeaconS
       seen.times++;
     } else errors.set(digest, { event, times: 1 });
   }
-  await db.transaction().execute(async (trx) => {
-    for (const { event, times } of errors.values()) await recordClientError(trx, event, sender, times);
-    await recordWebVitals(trx, vitals, sender);
+  const day = sender.at.toISOString().slice(0, 10);
+  const stored = await db.transaction().execute(async (trx) => {
+    // Beacons that count the same things take turns, so that the caps hold exactly on every instance.
+    await lockKeys(trx, dialect, [
+      ...(errors.size > 0 ? ["client-error-groups"] : []),
+      ...[...vitalsByRoute.keys()].map((route) => `web-vitals:${route}:${day}`),
+    ]);
+    const storedErrors: BrowserEvent[] = [];
+    for (const { event, times } of errors.values()) {
+      await recordClientError(trx, event, sender, times);
+      storedErrors.push(...Array<BrowserEvent>(times).fill(event));
+    }
+    if (errors.size > 0) await pruneClientErrorGroups(trx, browserEventCaps.clientErrorGroups);
+    const storedVitals: WebVitalEvent[] = [];
+    for (const [route, vitals] of vitalsByRoute) {
+      const samples = await webVitalSamplesOn(trx, route, day, browserEventCaps.webVitalsPerRouteAndDay);
+      if (samples + vitals.length <= browserEventCaps.webVitalsPerRouteAndDay) storedVitals.push(...vitals);
+    }
+    await recordWebVitals(trx, storedVitals, sender);
+    return [...storedErrors, ...storedVitals];
   });
   // Now and then, vitals older than the retention go: a row per vital per page load adds up.
-  if (vitals.length > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
+  if (vitalsByRoute.size > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
+  return stored;
+}
+
+/** Keeps the `keep` most recently seen client-error groups and deletes the others. */
+export async function pruneClientErrorGroups(db: Database, keep: number): Promise<void> {
+  const lastKept = await db
+    .selectFrom("monitoring_events")
+    .select(["last_seen", "id"])
+    .where("kind", "=", "client_error")
+    .orderBy("last_seen", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .offset(keep - 1)
+    .executeTakeFirst();
+  if (!lastKept) return;
+  await db
+    .deleteFrom("monitoring_events")
+    .where("kind", "=", "client_error")
+    .where((eb) =>
+      eb.or([eb("last_seen", "<", lastKept.last_seen), eb.and([eb("last_seen", "=", lastKept.last_seen), eb("id", "<", lastKept.id)])]),
+    )
+    .execute();
+}
+
+/** How many web-vital samples a route has on a UTC day (YYYY-MM-DD), counting no further than `upTo`. */
+async function webVitalSamplesOn(db: Database, route: string, day: string, upTo: number): Promise<number> {
+  const from = `${day}T00:00:00.000Z`;
+  const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+  const samples = db
+    .selectFrom("monitoring_events")
+    .select("id")
+    .where("kind", "=", "web_vital")
+    .where("route", "=", route)
+    .where("last_seen", ">=", from)
+    .where("last_seen", "<", to)
+    .limit(upTo);
+  const { n } = await db
+    .selectFrom(samples.as("s"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /** Web vitals are kept this long; /admin/monitoring shows the last 30 days. */
