@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
-import { errorDigest } from "~/errors/digest.server";
 import { lockKeys } from "~/db/key-locks.server";
+import { errorDigest } from "~/errors/digest.server";
 import { takeSlot } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
@@ -130,7 +130,7 @@ export async function recordWebVitals(db: Database, events: Omit<WebVitalEvent, 
 }
 
 /**
- * What one unauthenticated client could otherwise grow without bound (issue 11): client-error groups
+ * What unauthenticated clients could otherwise grow without bound: client-error groups
  * are capped, the least recently seen pruned as new ones come; each route keeps at most so many
  * web-vital samples a UTC day (its first), which with the 90-day retention bounds them too.
  */
@@ -141,7 +141,7 @@ export const browserEventCaps = { clientErrorGroups: 1000, webVitalsPerRouteAndD
  * errors, and the web vitals of each route that had room for all of them that day.
  */
 export async function recordBeacon({ db, dialect }: DatabaseHandle, beacon: Beacon, sender: BeaconSender): Promise<BrowserEvent[]> {
-  const errors = new Map<string, { event: ClientErrorEvent; times: number }>();
+  const errorsByDigest = new Map<string, ClientErrorEvent[]>();
   const vitalsByRoute = new Map<string, WebVitalEvent[]>();
   for (const event of beacon.events) {
     if (event.kind === "web_vital") {
@@ -150,32 +150,24 @@ export async function recordBeacon({ db, dialect }: DatabaseHandle, beacon: Beac
     }
     // One upsert per digest: PostgreSQL will not update the same row twice in one statement anyway.
     const digest = clientErrorDigest(event);
-    const seen = errors.get(digest);
-    if (seen) {
-      seen.event = event;
-      seen.times++;
-    } else errors.set(digest, { event, times: 1 });
+    errorsByDigest.set(digest, [...(errorsByDigest.get(digest) ?? []), event]);
   }
   const day = sender.at.toISOString().slice(0, 10);
   const stored = await db.transaction().execute(async (trx) => {
     // Beacons that count the same things take turns, so that the caps hold exactly on every instance.
     await lockKeys(trx, dialect, [
-      ...(errors.size > 0 ? ["client-error-groups"] : []),
+      ...(errorsByDigest.size > 0 ? ["client-error-groups"] : []),
       ...[...vitalsByRoute.keys()].map((route) => `web-vitals:${route}:${day}`),
     ]);
-    const storedErrors: BrowserEvent[] = [];
-    for (const { event, times } of errors.values()) {
-      await recordClientError(trx, event, sender, times);
-      storedErrors.push(...Array<BrowserEvent>(times).fill(event));
-    }
-    if (errors.size > 0) await pruneClientErrorGroups(trx, browserEventCaps.clientErrorGroups);
+    for (const errors of errorsByDigest.values()) await recordClientError(trx, errors.at(-1)!, sender, errors.length);
+    if (errorsByDigest.size > 0) await pruneClientErrorGroups(trx, browserEventCaps.clientErrorGroups);
     const storedVitals: WebVitalEvent[] = [];
     for (const [route, vitals] of vitalsByRoute) {
       const samples = await webVitalSamplesOn(trx, route, day, browserEventCaps.webVitalsPerRouteAndDay);
       if (samples + vitals.length <= browserEventCaps.webVitalsPerRouteAndDay) storedVitals.push(...vitals);
     }
     await recordWebVitals(trx, storedVitals, sender);
-    return [...storedErrors, ...storedVitals];
+    return [...[...errorsByDigest.values()].flat(), ...storedVitals];
   });
   // Now and then, vitals older than the retention go: a row per vital per page load adds up.
   if (vitalsByRoute.size > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
