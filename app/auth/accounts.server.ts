@@ -1,6 +1,7 @@
 import { sql } from "kysely";
-import type { Database } from "~/db/database.server";
+import type { Database, DatabaseHandle } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
+import { type Limit, releaseHits, takeSlot } from "~/security/sliding-window";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export type FieldProblem = { field: string; message: string };
@@ -37,6 +38,31 @@ export async function createAccount(
     }
   } catch (error) {
     if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
+    throw error;
+  }
+}
+
+/**
+ * Sign-ups per client address (SPEC additions): far more than a team signing up together from one
+ * office in ten minutes, far fewer than a flood (each sign-up costs a 128 MiB scrypt).
+ */
+export const signUpLimit: Limit = { uses: 20, windowMs: 10 * 60 * 1000 };
+
+/**
+ * Creates an account within the per-address sign-up limit, counted before the password is hashed;
+ * refused, the seconds to wait. A sign-up that never got to hashing (the server was too busy) does
+ * not count.
+ */
+export async function signUp(
+  handle: DatabaseHandle,
+  account: { name: string; email: string; password: string; ip: string | null; now: Date },
+): Promise<{ userId: number } | FieldProblem | { retryAfter: number }> {
+  const slot = await takeSlot(handle, [`sign-up:${account.ip ?? "unknown"}`], signUpLimit, account.now);
+  if (!slot.taken) return { retryAfter: slot.retryAfter };
+  try {
+    return await createAccount(handle.db, account);
+  } catch (error) {
+    await releaseHits(handle.db, slot.hitIds);
     throw error;
   }
 }

@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { availableParallelism } from "node:os";
+import pLimit from "p-limit";
 // The 1,000 highest-ranked entries of the `passwords` frequency list in zxcvbn 4.4.2
 // (lib/frequency_lists.js; MIT licence, © 2012-2016 Dan Wheeler and Dropbox, Inc.),
 // lower-cased and de-duplicated, most common first. A raw import bundles the list into
@@ -37,13 +39,45 @@ const minKeyBytes = 16;
 // also bounds what a tampered stored hash can make verifyPassword allocate.
 const maxmem = 256 * 1024 * 1024;
 
+/**
+ * Every scrypt of the process (sign-up, sign-in, password changes, the dummy hash) goes through one
+ * gate: at most two at once, so that hashing takes at most two of libuv's four threads and 256 MiB,
+ * and compression and file reads keep the others; up to `maxWaiting` more wait their turn. Beyond
+ * that the server is too busy and says so (503) rather than queue without end.
+ */
+const hashing = pLimit(Math.min(2, availableParallelism()));
+const maxWaiting = 16;
+/** How long the last scrypt took, to tell a refused client when the queue will have drained. */
+let lastHashMs = 500;
+
+/** Thrown when the gate's queue is full; answered 503 with Retry-After (app/errors/route-errors.server.ts). */
+export class PasswordHashingBusyError extends Error {
+  override name = "PasswordHashingBusyError";
+
+  constructor(readonly retryAfterSeconds: number) {
+    super("Too many passwords are being hashed: try again shortly.");
+  }
+}
+
 // The async form runs on libuv's thread pool; scryptSync would block every request for ~0.3 s.
 // Wrapped by hand because promisify's typing picks the overload without options.
 // NFC first: the same password typed on another keyboard or system may arrive composed differently.
 function deriveKey(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  if (hashing.pendingCount >= maxWaiting) {
+    const queued = hashing.pendingCount + hashing.activeCount;
+    throw new PasswordHashingBusyError(Math.max(1, Math.ceil((queued / hashing.concurrency) * lastHashMs / 1000)));
+  }
+  return hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        const started = performance.now();
+        scrypt(password.normalize("NFC"), salt, keyLength, options, (error, key) => {
+          lastHashMs = performance.now() - started;
+          if (error) reject(error);
+          else resolve(key);
+        });
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -77,7 +111,8 @@ async function matches(password: string, stored: string): Promise<boolean> {
       maxmem,
     });
     return actual.length === expected.length && timingSafeEqual(actual, expected);
-  } catch {
+  } catch (error) {
+    if (error instanceof PasswordHashingBusyError) throw error;
     // Parameters scrypt rejects (N not a power of two, over maxmem, …) mean a corrupt hash.
     return false;
   }

@@ -10,7 +10,7 @@ export interface DB {
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;
   invitations: InvitationsTable;
-  sign_in_failures: SignInFailuresTable;
+  rate_limit_hits: RateLimitHitsTable;
   projects: ProjectsTable;
   issues: IssuesTable;
   labels: LabelsTable;
@@ -18,7 +18,6 @@ export interface DB {
   comments: CommentsTable;
   activities: ActivitiesTable;
   monitoring_events: MonitoringEventsTable;
-  beacon_hits: BeaconHitsTable;
   instance_secrets: InstanceSecretsTable;
 }
 
@@ -29,11 +28,15 @@ export interface InstanceSecretsTable {
   created_at: string;
 }
 
-/** One accepted browser beacon, for the per-client limit of SPEC §9. */
-export interface BeaconHitsTable {
+/**
+ * One use of a sliding-window limit (app/security/sliding-window.ts): a sign-in attempt, a sign-up,
+ * a monitoring beacon. It counts against its key until it expires (migrations/0008).
+ */
+export interface RateLimitHitsTable {
   id: Generated<number>;
-  client: string;
-  at: string;
+  /** `sign-in:account:<email>`, `sign-in:ip:<address>`, `sign-up:<address>`, `beacon:<address>`. */
+  key: string;
+  expires_at: string;
 }
 
 export interface UsersTable {
@@ -90,13 +93,6 @@ export interface InvitationsTable {
   accepted_at: string | null;
   revoked_at: string | null;
   created_at: string;
-}
-
-export interface SignInFailuresTable {
-  id: Generated<number>;
-  /** `account:<email>` or `ip:<address>`. */
-  key: string;
-  failed_at: string;
 }
 
 export interface ProjectsTable {

@@ -1,5 +1,6 @@
 import { data, isRouteErrorResponse, type RouterContextProvider, type ServerBuild } from "react-router";
 import { currentUserContext } from "~/auth/current-user.server";
+import { PasswordHashingBusyError } from "~/auth/password.server";
 import { isDatabaseUnavailable } from "~/db/errors.server";
 import { appContext } from "~/host/app-context.server";
 import { reportUnexpectedError } from "./report.server";
@@ -28,6 +29,10 @@ async function toRouteError(error: unknown, routeId: string, { request, context 
   if (isDatabaseUnavailable(error)) {
     services.logger.warn({ err: error, route: routeId }, "Database unavailable");
     return data(unavailableMessage, { status: 503, headers: { "Retry-After": "5" } });
+  }
+  if (error instanceof PasswordHashingBusyError) {
+    services.logger.warn({ route: routeId }, "Too busy hashing passwords");
+    return data(unavailableMessage, { status: 503, headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
   const { digest, recorded } = reportUnexpectedError(error, {
     services,

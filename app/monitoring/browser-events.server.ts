@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
+import { lockKeys } from "~/db/key-locks.server";
 import { errorDigest } from "~/errors/digest.server";
-import { secondsUntilOutOfWindow, windowStart } from "~/security/sliding-window";
+import { takeSlot } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**
@@ -128,29 +129,89 @@ export async function recordWebVitals(db: Database, events: Omit<WebVitalEvent, 
     .execute();
 }
 
-/** Records a whole beacon at once: either all of its events are stored, or none. */
-export async function recordBeacon(db: Database, beacon: Beacon, sender: BeaconSender): Promise<void> {
-  const errors = new Map<string, { event: ClientErrorEvent; times: number }>();
-  const vitals: WebVitalEvent[] = [];
+/**
+ * What unauthenticated clients could otherwise grow without bound: client-error groups
+ * are capped, the least recently seen pruned as new ones come; each route keeps at most so many
+ * web-vital samples a UTC day (its first), which with the 90-day retention bounds them too.
+ */
+export const browserEventCaps = { clientErrorGroups: 1000, webVitalsPerRouteAndDay: 1000 } as const;
+
+/**
+ * Records a beacon in one transaction, within the caps, and returns what it stored: its client
+ * errors, and the web vitals of each route that had room for all of them that day.
+ */
+export async function recordBeacon({ db, dialect }: DatabaseHandle, beacon: Beacon, sender: BeaconSender): Promise<BrowserEvent[]> {
+  const errorsByDigest = new Map<string, ClientErrorEvent[]>();
+  const vitalsByRoute = new Map<string, WebVitalEvent[]>();
   for (const event of beacon.events) {
     if (event.kind === "web_vital") {
-      vitals.push(event);
+      vitalsByRoute.set(event.route, [...(vitalsByRoute.get(event.route) ?? []), event]);
       continue;
     }
     // One upsert per digest: PostgreSQL will not update the same row twice in one statement anyway.
     const digest = clientErrorDigest(event);
-    const seen = errors.get(digest);
-    if (seen) {
-      seen.event = event;
-      seen.times++;
-    } else errors.set(digest, { event, times: 1 });
+    errorsByDigest.set(digest, [...(errorsByDigest.get(digest) ?? []), event]);
   }
-  await db.transaction().execute(async (trx) => {
-    for (const { event, times } of errors.values()) await recordClientError(trx, event, sender, times);
-    await recordWebVitals(trx, vitals, sender);
+  const day = sender.at.toISOString().slice(0, 10);
+  const stored = await db.transaction().execute(async (trx) => {
+    // Beacons that count the same things take turns, so that the caps hold exactly on every instance.
+    await lockKeys(trx, dialect, [
+      ...(errorsByDigest.size > 0 ? ["client-error-groups"] : []),
+      ...[...vitalsByRoute.keys()].map((route) => `web-vitals:${route}:${day}`),
+    ]);
+    for (const errors of errorsByDigest.values()) await recordClientError(trx, errors.at(-1)!, sender, errors.length);
+    if (errorsByDigest.size > 0) await pruneClientErrorGroups(trx, browserEventCaps.clientErrorGroups);
+    const storedVitals: WebVitalEvent[] = [];
+    for (const [route, vitals] of vitalsByRoute) {
+      const samples = await webVitalSamplesOn(trx, route, day, browserEventCaps.webVitalsPerRouteAndDay);
+      if (samples + vitals.length <= browserEventCaps.webVitalsPerRouteAndDay) storedVitals.push(...vitals);
+    }
+    await recordWebVitals(trx, storedVitals, sender);
+    return [...[...errorsByDigest.values()].flat(), ...storedVitals];
   });
   // Now and then, vitals older than the retention go: a row per vital per page load adds up.
-  if (vitals.length > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
+  if (vitalsByRoute.size > 0 && Math.random() < 1 / 100) await purgeOldWebVitals(db, sender.at);
+  return stored;
+}
+
+/** Keeps the `keep` most recently seen client-error groups and deletes the others. */
+export async function pruneClientErrorGroups(db: Database, keep: number): Promise<void> {
+  const lastKept = await db
+    .selectFrom("monitoring_events")
+    .select(["last_seen", "id"])
+    .where("kind", "=", "client_error")
+    .orderBy("last_seen", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .offset(keep - 1)
+    .executeTakeFirst();
+  if (!lastKept) return;
+  await db
+    .deleteFrom("monitoring_events")
+    .where("kind", "=", "client_error")
+    .where((eb) =>
+      eb.or([eb("last_seen", "<", lastKept.last_seen), eb.and([eb("last_seen", "=", lastKept.last_seen), eb("id", "<", lastKept.id)])]),
+    )
+    .execute();
+}
+
+/** How many web-vital samples a route has on a UTC day (YYYY-MM-DD), counting no further than `upTo`. */
+async function webVitalSamplesOn(db: Database, route: string, day: string, upTo: number): Promise<number> {
+  const from = `${day}T00:00:00.000Z`;
+  const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+  const samples = db
+    .selectFrom("monitoring_events")
+    .select("id")
+    .where("kind", "=", "web_vital")
+    .where("route", "=", route)
+    .where("last_seen", ">=", from)
+    .where("last_seen", "<", to)
+    .limit(upTo);
+  const { n } = await db
+    .selectFrom(samples.as("s"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /** Web vitals are kept this long; /admin/monitoring shows the last 30 days. */
@@ -168,33 +229,7 @@ export async function purgeOldWebVitals(db: Database, now: Date): Promise<number
  * it holds across instances. Returns null when the beacon may go on, or the seconds until the client
  * may send another. A refused beacon does not count.
  */
-export async function takeBeaconSlot({ db, dialect }: DatabaseHandle, client: string, now: Date): Promise<number | null> {
-  const since = windowStart(now, beaconLimits.windowMs);
-  const wait = await db
-    .transaction()
-    .execute(async (trx) => {
-      // One client's beacons take their turns, on every instance: PostgreSQL by a lock on the
-      // client; SQLite by its single writer (our transactions begin immediate).
-      if (dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`beacon:${client}`}))`.execute(trx);
-      await trx.deleteFrom("beacon_hits").where("client", "=", client).where("at", "<=", since).execute();
-      // The oldest of the client's latest 60 beacons: while it is in the window, the client waits.
-      const sixtieth = await trx
-        .selectFrom("beacon_hits")
-        .select("at")
-        .where("client", "=", client)
-        .where("at", ">", since)
-        .orderBy("at", "desc")
-        .limit(1)
-        .offset(beaconLimits.perWindow - 1)
-        .executeTakeFirst();
-      if (sixtieth) return secondsUntilOutOfWindow(sixtieth.at, beaconLimits.windowMs, now);
-      await trx.insertInto("beacon_hits").values({ client, at: now.toISOString() }).execute();
-      return null;
-    });
-  // Now and then, the hits of clients that have not come back go too (outside the transaction,
-  // so that concurrent purges never hold one client's lock).
-  if (Math.random() < 1 / 50) {
-    await db.deleteFrom("beacon_hits").where("at", "<=", since).execute().catch(() => {});
-  }
-  return wait;
+export async function takeBeaconSlot(handle: DatabaseHandle, client: string, now: Date): Promise<number | null> {
+  const slot = await takeSlot(handle, [`beacon:${client}`], { uses: beaconLimits.perWindow, windowMs: beaconLimits.windowMs }, now);
+  return slot.taken ? null : slot.retryAfter;
 }

@@ -8,7 +8,9 @@ import type { Metric } from "web-vitals";
  * holds up rendering or navigation. Only with JavaScript: nothing here runs in a browser without it.
  *
  * Every event is tagged with a route pattern (`/w/:workspace/p/:key/issues/:number`) and the URL's
- * path, never its query string. Each event is cut to what app/monitoring/browser-events.server.ts
+ * path, never its query string. The pattern is worked out when the beacon is sent, from the router's
+ * routes: web-vitals may report before the router exists. (The server maps what it receives to the
+ * app's patterns anyway, so a path sent without a router still groups right.) Each event is cut to what app/monitoring/browser-events.server.ts
  * accepts, since one invalid event makes the server refuse the whole beacon.
  */
 
@@ -88,16 +90,16 @@ export function reportBoundaryError(error: unknown, route: string): void {
     if (isRouteErrorResponse(error)) return;
     // A server render error reaches the page as React Router's sanitised copy: the server has it.
     if (error instanceof Error && error.message === "Unexpected Server Error" && !error.stack) return;
-    reportError(error, route.startsWith("/") ? routePattern(route) : route);
+    reportError(error, route);
   });
 }
 
 function onUncaughtError(event: ErrorEvent): void {
-  safely(() => reportError(event.error ?? event.message, routePattern(currentPath())));
+  safely(() => reportError(event.error ?? event.message, currentPath()));
 }
 
 function onUnhandledRejection(event: PromiseRejectionEvent): void {
-  safely(() => reportError(event.reason, routePattern(currentPath()), "Unhandled rejection: "));
+  safely(() => reportError(event.reason, currentPath(), "Unhandled rejection: "));
 }
 
 function reportError(error: unknown, route: string, prefix = ""): void {
@@ -111,7 +113,7 @@ function reportError(error: unknown, route: string, prefix = ""): void {
     kind: "client_error",
     message: truncate(`${prefix}${what}`, maxLength.message) || "Unknown error",
     ...(isError && error.stack ? { stack: truncate(error.stack, maxLength.stack) } : {}),
-    route: truncate(route, maxLength.route) || "/",
+    route,
     url: truncate(currentPath(), maxLength.url),
   });
 }
@@ -128,7 +130,7 @@ function onMetric(metric: Metric): void {
       value: metric.value,
       rating: metric.rating,
       // Measured over the page load, as CrUX does: tagged with the route the page loaded on.
-      route: truncate(routePattern(landingPath), maxLength.route) || "/",
+      route: landingPath,
       url: truncate(landingPath, maxLength.url),
     };
     // A newer value of the same metric replaces one not yet sent.
@@ -159,7 +161,8 @@ function flush(): void {
   flushScheduled = false;
   hiding = false;
   if (queue.length === 0) return;
-  const events = queue;
+  // Until now `route` held a path (or a pattern): now the router surely exists to name its pattern.
+  const events = queue.map((event) => ({ ...event, route: truncate(routePattern(event.route), maxLength.route) || "/" }));
   queue = [];
   for (const [id] of pendingMetrics) sentMetricIds.add(id);
   pendingMetrics.clear();
@@ -188,19 +191,14 @@ function send(events: BrowserEvent[]): void {
 
 /**
  * The pattern of the route that matches `path` (`/w/:workspace/p/:key`), from the router's own
- * routes; before the router exists, the path with its ids and tokens replaced.
+ * routes; the path itself when there is no router or no match (the server maps it).
  */
 function routePattern(path: string): string {
   const router = (window as { __reactRouterDataRouter?: { routes: RouteObject[] } }).__reactRouterDataRouter;
   const matches = router ? matchRoutes(router.routes, path) : null;
-  if (matches && matches.length > 0) {
-    const segments = matches.map((match) => match.route.path?.replace(/^\/+|\/+$/g, "")).filter(Boolean);
-    return `/${segments.join("/")}`;
-  }
-  return path
-    .split("/")
-    .map((segment) => (/^\d+$|^[0-9a-f-]{16,}$|^[\w-]{24,}$/i.test(segment) ? ":id" : segment))
-    .join("/");
+  if (!matches || matches.length === 0) return path;
+  const segments = matches.map((match) => match.route.path?.replace(/^\/+|\/+$/g, "")).filter(Boolean);
+  return `/${segments.join("/")}`;
 }
 
 /** The page's path: never its query string or fragment, and never `//…` (which is another host). */

@@ -1,22 +1,16 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
-import { authenticate } from "~/auth/accounts.server";
 import { redirectIfSignedIn } from "~/auth/authorization.server";
 import { incorrectCredentialsMessage, type LoginForm, loginSchema } from "~/auth/forms.server";
 import { safeRedirect } from "~/auth/safe-redirect";
-import { signInAndRedirect } from "~/auth/sign-in.server";
-import {
-  clearAccountFailures,
-  recordSignInFailure,
-  signInRetryAfter,
-  tooManyAttemptsMessage,
-} from "~/auth/sign-in-limit.server";
+import { checkSignIn, signInAndRedirect } from "~/auth/sign-in.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
+import { tooManyAttemptsMessage } from "~/security/sliding-window";
 import type { Route } from "./+types/login";
 
 export function loader(args: Route.LoaderArgs) {
@@ -32,28 +26,23 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
 
   const { email, password, redirectTo } = submission.value;
-  const who = { email, ip: services.clientIp };
-  const now = new Date();
-  const wait = await signInRetryAfter(services.db, who, now);
-  if (wait !== null) {
-    return data(submission.reply({ formErrors: [tooManyAttemptsMessage(wait)], hideFields: ["password"] }), {
+  const checked = await checkSignIn(services, { email, password, ip: services.clientIp, now: new Date() });
+  if ("retryAfter" in checked) {
+    return data(submission.reply({ formErrors: [tooManyAttemptsMessage(checked.retryAfter)], hideFields: ["password"] }), {
       status: 429,
-      headers: { "Retry-After": String(wait) },
+      headers: { "Retry-After": String(checked.retryAfter) },
     });
   }
-  const user = await authenticate(services.db, email, password);
-  if (!user) {
-    await recordSignInFailure(services.db, who, now);
+  if ("incorrect" in checked) {
     return data(submission.reply({ formErrors: [incorrectCredentialsMessage], hideFields: ["password"] }), { status: 400 });
   }
-  await clearAccountFailures(services.db, email);
-  return signInAndRedirect(services, request, user.id, safeRedirect(redirectTo, "/"));
+  return signInAndRedirect(services, request, checked.userId, safeRedirect(redirectTo, "/"));
 }
 
-/** A refused sign-in's Retry-After reaches the browser too. */
-export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+/** The Retry-After of a refused sign-in (429) or of a server too busy to check passwords (503). */
+export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, parentHeaders }) => {
   const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After");
+  const retryAfter = actionHeaders.get("Retry-After") ?? errorHeaders?.get("Retry-After");
   if (retryAfter) headers.set("Retry-After", retryAfter);
   return headers;
 };

@@ -1,6 +1,7 @@
 import { currentUserContext } from "~/auth/current-user.server";
 import { appContext } from "~/host/app-context.server";
 import { beaconLimits, beaconSchema, recordBeacon, takeBeaconSlot } from "~/monitoring/browser-events.server";
+import { appRoutePatterns, withRoutePatterns } from "~/monitoring/route-patterns.server";
 import type { Route } from "./+types/monitoring";
 
 /**
@@ -36,6 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body === "unreadable") return plain(400, "That is not a valid monitoring beacon.");
   const parsed = beaconSchema.safeParse(parseJson(body));
   if (!parsed.success) return plain(400, "That is not a valid monitoring beacon.");
+  const beacon = withRoutePatterns(parsed.data, await appRoutePatterns());
+  if (!beacon) return plain(400, "That is not a valid monitoring beacon.");
 
   const user = context.get(currentUserContext);
   const sender = {
@@ -44,9 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     requestId: services.requestId,
     at: now,
   };
-  await recordBeacon(services.db, parsed.data, sender);
+  const stored = await recordBeacon(services, beacon, sender);
   // Only what was accepted and stored is exported.
-  services.telemetry.browserEvents(parsed.data.events, sender);
+  services.telemetry.browserEvents(stored, sender);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, Link } from "react-router";
-import { createAccount } from "~/auth/accounts.server";
+import { signUp } from "~/auth/accounts.server";
 import { redirectIfSignedIn } from "~/auth/authorization.server";
 import { type SignupForm, signupSchema } from "~/auth/forms.server";
 import { safeRedirect } from "~/auth/safe-redirect";
@@ -11,6 +11,7 @@ import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
+import { tooManyAttemptsMessage } from "~/security/sliding-window";
 import { acceptInvitation, openInvitationLink } from "~/workspaces/invitations.server";
 import type { Route } from "./+types/signup";
 
@@ -39,7 +40,13 @@ export async function action(args: Route.ActionArgs) {
 
   const { name, email, password, invitation, redirectTo } = submission.value;
   const now = new Date();
-  const created = await createAccount(services.db, { name, email, password, now });
+  const created = await signUp(services, { name, email, password, ip: services.clientIp, now });
+  if ("retryAfter" in created) {
+    return data(submission.reply({ formErrors: [tooManyAttemptsMessage(created.retryAfter)], hideFields: ["password"] }), {
+      status: 429,
+      headers: { "Retry-After": String(created.retryAfter) },
+    });
+  }
   if ("field" in created) {
     return data(submission.reply({ fieldErrors: { [created.field]: [created.message] }, hideFields: ["password"] }), { status: 400 });
   }
@@ -50,6 +57,14 @@ export async function action(args: Route.ActionArgs) {
   }
   return signInAndRedirect(services, request, created.userId, to);
 }
+
+/** The Retry-After of a refused sign-up (429) or of a server too busy to hash passwords (503). */
+export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After") ?? errorHeaders?.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { invitation, redirectTo } = loaderData;

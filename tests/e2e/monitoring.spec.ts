@@ -57,6 +57,30 @@ test.describe("with JavaScript", () => {
     });
   });
 
+  test("web vitals of a page with parameters are sent under its route pattern, however early they are measured", async ({ page }) => {
+    // What the page itself sends (the server maps routes too, so its rows would not tell).
+    await page.addInitScript(() => {
+      const sent: Promise<string>[] = [];
+      (window as { sentBeacons?: Promise<string>[] }).sentBeacons = sent;
+      const sendBeacon = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => {
+        sent.push(data instanceof Blob ? data.text() : Promise.resolve(String(data)));
+        return sendBeacon(url, data);
+      };
+    });
+    // web-vitals may report TTFB and FCP before the router exists; the pattern is named when sending.
+    await page.goto("/invitations/no-such-token");
+    await waitForHydration(page, true);
+    const answered = page.waitForResponse((response) => isBeacon(response.request()));
+    await hidePage(page);
+    expect((await answered).status()).toBe(204);
+    const bodies = await page.evaluate(() => Promise.all((window as { sentBeacons?: Promise<string>[] }).sentBeacons!));
+    const events = bodies.flatMap((body) => (JSON.parse(body) as { events: { kind: string; name: string; route: string; url: string }[] }).events);
+    const vitals = events.filter((event) => event.kind === "web_vital");
+    expect(vitals.map((event) => event.name)).toContain("TTFB");
+    for (const vital of vitals) expect(vital).toMatchObject({ route: "/invitations/:token", url: "/invitations/no-such-token" });
+  });
+
   test("a thrown error and an unhandled rejection are reported, grouped by message and route", async ({ browser }) => {
     await runCairn(async ({ server, database }) => {
       const page = await browser.newPage({ baseURL: server.url });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import type { MonitoringEventKind } from "~/db/schema";
-import { purgeOldWebVitals, recordBeacon, recordWebVitals, type WebVitalEvent } from "~/monitoring/browser-events.server";
+import {
+  browserEventCaps,
+  pruneClientErrorGroups,
+  purgeOldWebVitals,
+  recordBeacon,
+  recordWebVitals,
+  type WebVitalEvent,
+} from "~/monitoring/browser-events.server";
 import { findErrorGroup, listErrorGroups, normaliseDigest, webVitalPercentiles, webVitalRoutes } from "~/monitoring/dashboard.server";
 import { recordServerError } from "~/monitoring/server-errors.server";
 import { BrowserlessClient } from "../support/browserless-client";
@@ -55,7 +62,7 @@ describe.each(testDialects)("the monitoring dashboard's queries on %s", (dialect
     await recordServerError(handle.db, serverError("AAAA0002", "2026-11-02T10:00:00Z"));
     await recordServerError(handle.db, serverError("AAAA0001", "2026-11-03T10:00:00Z", ada));
     await recordBeacon(
-      handle.db,
+      handle,
       { events: [{ kind: "client_error", message: "TypeError: x is undefined", route: "/login", url: "/login" }] },
       sender("2026-11-04T10:00:00Z"),
     );
@@ -137,6 +144,43 @@ describe.each(testDialects)("the monitoring dashboard's queries on %s", (dialect
     expect(await purgeOldWebVitals(handle.db, new Date("2027-01-01T00:00:00Z"))).toBe(1);
     expect(await count("web_vital")).toBe(vitalsBefore - 1);
     expect(await count("server_error")).toBe(errorsBefore);
+  });
+
+  it("prunes client-error groups down to the most recently seen", async () => {
+    const at = (day: number) => sender(`2027-02-0${day}T10:00:00Z`);
+    for (const [message, day] of [["Error: old", 1], ["Error: middle", 2], ["Error: new", 3]] as const) {
+      await recordBeacon(handle, { events: [{ kind: "client_error", message, route: "/", url: "/" }] }, at(day));
+    }
+    // Seen again, the old one is now the most recent.
+    await recordBeacon(handle, { events: [{ kind: "client_error", message: "Error: old", route: "/", url: "/" }] }, at(4));
+    await pruneClientErrorGroups(handle.db, 2);
+    const { groups } = await listErrorGroups(handle.db, "client_error", 10);
+    expect(groups.map((group) => group.message)).toEqual(["Error: old", "Error: new"]);
+  });
+
+  it(`stores a route's web vitals while it has had fewer than ${browserEventCaps.webVitalsPerRouteAndDay} that UTC day, and says what it stored`, async () => {
+    const route = "/w/:workspace/settings";
+    const day = "2027-03-01";
+    await recordWebVitals(
+      handle.db,
+      Array.from({ length: browserEventCaps.webVitalsPerRouteAndDay - 1 }, () => vital("TTFB", 50, route)),
+      sender(`${day}T01:00:00Z`),
+    );
+    const event = (name: WebVitalEvent["name"], eventRoute = route) => ({ kind: "web_vital" as const, ...vital(name, 60, eventRoute) });
+    // Room for one sample, not two: the beacon's samples of that route go whole or not at all.
+    expect(await recordBeacon(handle, { events: [event("LCP"), event("FCP"), event("LCP", "/")] }, sender(`${day}T23:00:00Z`))).toEqual([
+      event("LCP", "/"),
+    ]);
+    expect(await recordBeacon(handle, { events: [event("LCP")] }, sender(`${day}T23:30:00Z`))).toEqual([event("LCP")]);
+    expect(await recordBeacon(handle, { events: [event("CLS")] }, sender(`${day}T23:40:00Z`))).toEqual([]);
+    // A new day, new room.
+    expect(await recordBeacon(handle, { events: [event("CLS")] }, sender("2027-03-02T00:00:00Z"))).toEqual([event("CLS")]);
+    const samples = await webVitalPercentiles(handle, { since: new Date(`${day}T00:00:00Z`), by: "day", route });
+    expect(samples.map((row) => [row.bucket, row.name, row.samples])).toEqual([
+      [day, "LCP", 1],
+      [day, "TTFB", browserEventCaps.webVitalsPerRouteAndDay - 1],
+      ["2027-03-02", "CLS", 1],
+    ]);
   });
 });
 

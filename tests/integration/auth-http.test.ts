@@ -88,6 +88,44 @@ describe.each(testDialects)("signing in over HTTP on %s", (dialect) => {
     expect((await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password }, fromNewAddress())).status).toBe(302);
   });
 
+  it("checks at most 10 of 60 parallel wrong passwords for one account; the other 50 are refused with 429", { timeout: 60_000 }, async () => {
+    const email = "parallel@example.com";
+    expect((await new BrowserlessClient(server.url).post("/signup", { name: "Parallel", email, password })).status).toBe(302);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        new BrowserlessClient(server.url).post("/login", { email, password: `wrong password ${i}` }, fromNewAddress()),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+    for (const refused of answers.filter((answer) => answer.status === 429)) {
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("refuses the right password that comes in a burst after the 10th wrong one", { timeout: 60_000 }, async () => {
+    const email = "burst@example.com";
+    expect((await new BrowserlessClient(server.url).post("/signup", { name: "Burst", email, password })).status).toBe(302);
+    // 39 wrong passwords at once; the right one goes as soon as one of them is refused (or, were none
+    // refused, once all are answered): by then ten attempts are counted, their passwords maybe unchecked.
+    let someoneRefused: () => void;
+    const refusal = new Promise<void>((resolve) => (someoneRefused = resolve));
+    const wrong = Array.from({ length: 39 }, (_, i) =>
+      new BrowserlessClient(server.url).post("/login", { email, password: `wrong password ${i}` }, fromNewAddress()).then((answer) => {
+        if (answer.status === 429) someoneRefused();
+        return answer.status;
+      }),
+    );
+    await Promise.race([refusal, Promise.all(wrong)]);
+    const right = await new BrowserlessClient(server.url).post("/login", { email, password }, fromNewAddress());
+    expect(right.status).toBe(429);
+    expect(await right.text()).toMatch(/Too many attempts\. Try again in \d+ seconds\./);
+    const statuses = await Promise.all(wrong);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(29);
+  });
+
   it("keeps the email and drops the password when a sign-in is refused", async () => {
     const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password: "not my password" }, fromNewAddress());
     expect(response.status).toBe(400);
@@ -155,16 +193,16 @@ describe.each(testDialects)("signing in over HTTP on %s", (dialect) => {
 
   it("gives an unexpected error in an action a digest, not its message", async () => {
     const { db } = database.open();
-    await sql`alter table sign_in_failures rename to sign_in_failures_gone`.execute(db);
+    await sql`alter table rate_limit_hits rename to rate_limit_hits_gone`.execute(db);
     try {
       const response = await new BrowserlessClient(server.url).post("/login", { email: "ada@example.com", password }, fromNewAddress());
       expect(response.status).toBe(500);
       const html = await response.text();
       expect(html).toContain(unexpectedErrorMessage);
       expect(html).toMatch(/Digest: <code[^>]*>[0-9A-F]{8}<\/code>/);
-      expect(html).not.toMatch(/sign_in_failures|no such table|does not exist/);
+      expect(html).not.toMatch(/rate_limit_hits|no such table|does not exist/);
     } finally {
-      await sql`alter table sign_in_failures_gone rename to sign_in_failures`.execute(db);
+      await sql`alter table rate_limit_hits_gone rename to rate_limit_hits`.execute(db);
       await db.destroy();
     }
   });

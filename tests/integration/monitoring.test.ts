@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
-import { clientErrorDigest, takeBeaconSlot } from "~/monitoring/browser-events.server";
+import { browserEventCaps, clientErrorDigest, takeBeaconSlot } from "~/monitoring/browser-events.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
@@ -265,10 +265,10 @@ describe.each(testDialects)("browser monitoring beacons on %s", (dialect) => {
 
   it("takes 60 beacons a minute from a client, then answers 429 with Retry-After", async () => {
     const address = "192.0.2.60";
-    const body = json({ events: [webVital("TTFB", 1, { route: "/rate-limited" })] });
+    const body = json({ events: [webVital("TTFB", 1, { url: "/rate-limited" })] });
     for (let i = 1; i <= 60; i++) expect((await beacon(body, { address })).status, `beacon ${i}`).toBe(204);
 
-    const refused = await beacon(json({ events: [webVital("TTFB", 1, { route: "/refused" })] }), { address });
+    const refused = await beacon(json({ events: [webVital("TTFB", 1, { url: "/refused" })] }), { address });
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -278,17 +278,17 @@ describe.each(testDialects)("browser monitoring beacons on %s", (dialect) => {
     // Another client is not held back by this one.
     expect((await beacon(body, { address: "192.0.2.61" })).status).toBe(204);
     const vitals = await rows("web_vital");
-    expect(vitals.filter((row) => row.route === "/rate-limited")).toHaveLength(61);
-    expect(vitals.filter((row) => row.route === "/refused")).toHaveLength(0);
+    expect(vitals.filter((row) => row.url === "/rate-limited")).toHaveLength(61);
+    expect(vitals.filter((row) => row.url === "/refused")).toHaveLength(0);
   });
 
   it("lets exactly 60 of 70 concurrent beacons from one client through", async () => {
     const address = "192.0.2.70";
-    const body = json({ events: [webVital("FCP", 1, { route: "/concurrent" })] });
+    const body = json({ events: [webVital("FCP", 1, { url: "/concurrent" })] });
     const answers = await Promise.all(Array.from({ length: 70 }, () => beacon(body, { address })));
     expect(answers.filter((a) => a.status === 204)).toHaveLength(60);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(10);
-    expect((await rows("web_vital")).filter((row) => row.route === "/concurrent")).toHaveLength(60);
+    expect((await rows("web_vital")).filter((row) => row.url === "/concurrent")).toHaveLength(60);
   });
 
   it("slides the window: a client may send again once its oldest beacon is a minute old", async () => {
@@ -302,6 +302,70 @@ describe.each(testDialects)("browser monitoring beacons on %s", (dialect) => {
     expect(await takeBeaconSlot(handle, "window-test", at(60_000))).toBeNull();
     expect(await takeBeaconSlot(handle, "window-test", at(60_050))).toBe(1);
     expect(await takeBeaconSlot(handle, "another-client", at(60_050))).toBeNull();
+  });
+
+  it("groups by the app's route patterns only: a raw path becomes its pattern, an unknown route the not-found one", async () => {
+    const sent = [
+      ["/w/acme/p/FW/board", "/w/:workspace/p/:key/board"],
+      ["/w/:workspace/p/:key/board", "/w/:workspace/p/:key/board"],
+      ["/w/acme/p/FW/issues/new", "/w/:workspace/p/:key/issues/new"],
+      ["/w/:workspace/p/:key/issues/:number", "/w/:workspace/p/:key/issues/:number"],
+      ["/w/acme/p/FW/issues/:id", "/w/:workspace/p/:key/issues/:number"],
+      ["/w/new", "/w/new"],
+      ["/", "/"],
+      ["/made/up/route-42", "/*"],
+    ] as const;
+    const answer = await beacon(json({ events: sent.map(([route], i) => webVital("LCP", 1, { route, url: `/patterns/${i}` })) }));
+    expect(answer.status).toBe(204);
+    const stored = (await rows("web_vital")).filter((row) => row.url!.startsWith("/patterns/"));
+    expect(stored.map((row) => row.route)).toEqual(sent.map(([, pattern]) => pattern));
+
+    // A client error groups under its pattern too, whatever path the browser called its route.
+    const message = "Error: grouped by pattern";
+    for (const route of ["/w/acme/p/FW/board", "/w/other/p/WEB/board", "/w/:workspace/p/:key/board"]) {
+      expect((await beacon(json({ events: [clientError(message, { route })] }))).status).toBe(204);
+    }
+    const groups = (await rows("client_error")).filter((row) => row.message === message);
+    expect(groups.map((row) => [row.route, row.count, row.digest])).toEqual([
+      ["/w/:workspace/p/:key/board", 3, clientErrorDigest({ message, route: "/w/:workspace/p/:key/board" })],
+    ]);
+  });
+
+  it(`keeps at most ${browserEventCaps.clientErrorGroups} client-error groups, pruning the least recently seen`, { timeout: 60_000 }, async () => {
+    const beacons = Math.ceil(browserEventCaps.clientErrorGroups / 50) + 1;
+    for (let b = 0; b < beacons; b++) {
+      const events = Array.from({ length: 50 }, (_, i) => clientError(`Error: flood ${b * 50 + i}`));
+      expect((await beacon(json({ events }))).status, `beacon ${b}`).toBe(204);
+    }
+    const groups = await rows("client_error");
+    expect(groups).toHaveLength(browserEventCaps.clientErrorGroups);
+    const messages = new Set(groups.map((row) => row.message));
+    expect(messages.has("Error: flood 0")).toBe(false);
+    expect(messages.has(`Error: flood ${beacons * 50 - 1}`)).toBe(true);
+    // The least recently seen group, seen again, is the most recent: a new group prunes the next one.
+    const byAge = [...groups].sort((x, y) => x.last_seen.localeCompare(y.last_seen) || x.id - y.id);
+    const [oldest, nextOldest] = byAge;
+    expect((await beacon(json({ events: [clientError(oldest!.message!)] }))).status).toBe(204);
+    expect((await beacon(json({ events: [clientError("Error: one more")] }))).status).toBe(204);
+    const after = new Set((await rows("client_error")).map((row) => row.message));
+    expect(after.size).toBe(browserEventCaps.clientErrorGroups);
+    expect([after.has(oldest!.message), after.has("Error: one more"), after.has(nextOldest!.message)]).toEqual([true, true, false]);
+  });
+
+  it(`keeps at most ${browserEventCaps.webVitalsPerRouteAndDay} web-vital samples of a route a day; other routes still count`, { timeout: 60_000 }, async () => {
+    const route = "/w/:workspace/settings/labels";
+    const stored = async (url: string) => (await rows("web_vital")).filter((row) => row.url === url).length;
+    for (let b = 0; b < browserEventCaps.webVitalsPerRouteAndDay / 50; b++) {
+      const events = Array.from({ length: 50 }, () => webVital("INP", 40, { route, url: "/quota/full" }));
+      expect((await beacon(json({ events }))).status, `beacon ${b}`).toBe(204);
+    }
+    expect(await stored("/quota/full")).toBe(browserEventCaps.webVitalsPerRouteAndDay);
+    const answer = await beacon(
+      json({ events: [webVital("LCP", 900, { route, url: "/quota/over" }), webVital("LCP", 900, { route: "/w/:workspace/settings/members", url: "/quota/other" })] }),
+    );
+    expect(answer.status).toBe(204);
+    expect(await stored("/quota/over")).toBe(0);
+    expect(await stored("/quota/other")).toBe(1);
   });
 
   it("never answered a beacon with a 500, whatever it was sent", () => {

@@ -126,6 +126,19 @@ describe.each(testDialects)("two instances on one %s database", (dialect) => {
     }
   });
 
+  it("checks at most 10 of 60 parallel wrong passwords for one account sent to both at once", { timeout: 90_000 }, async () => {
+    const email = "parallel@example.com";
+    expect((await new BrowserlessClient(b.url).post("/signup", { name: "Parallel", email, password })).status).toBe(302);
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const server = i % 2 ? a : b;
+        return (await new BrowserlessClient(server.url).post("/login", { email, password: `wrong ${i}` }, fromNewAddress())).status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+  });
+
   it("counts a client address's failed sign-ins on both: after 10 alternating failures, both answer 429", { timeout: 90_000 }, async () => {
     const email = "grace@example.com";
     expect((await new BrowserlessClient(b.url).post("/signup", { name: "Grace", email, password })).status).toBe(302);
@@ -146,10 +159,10 @@ describe.each(testDialects)("two instances on one %s database", (dialect) => {
 
   it("takes 60 beacons a minute from a client across both: alternating, the 61st is refused on either", async () => {
     const client = "192.0.2.60";
-    const sendBeacon = (server: RunningServer, route: string) =>
+    const sendBeacon = (server: RunningServer, url: string) =>
       fetch(`${server.url}/monitoring`, {
         method: "POST",
-        body: JSON.stringify({ events: [{ kind: "web_vital", name: "TTFB", value: 1, rating: "good", route, url: "/" }] }),
+        body: JSON.stringify({ events: [{ kind: "web_vital", name: "TTFB", value: 1, rating: "good", route: "/", url }] }),
         // As navigator.sendBeacon sends it, through the proxy.
         headers: { "content-type": "application/json", origin: server.url, "sec-fetch-site": "same-origin", "x-forwarded-for": client },
       });
@@ -162,9 +175,9 @@ describe.each(testDialects)("two instances on one %s database", (dialect) => {
     }
     const { db } = database.open();
     try {
-      const routes = await db.selectFrom("monitoring_events").select("route").where("kind", "=", "web_vital").execute();
-      expect(routes.filter((row) => row.route === "/accepted")).toHaveLength(60);
-      expect(routes.filter((row) => row.route === "/refused")).toHaveLength(0);
+      const urls = await db.selectFrom("monitoring_events").select("url").where("kind", "=", "web_vital").execute();
+      expect(urls.filter((row) => row.url === "/accepted")).toHaveLength(60);
+      expect(urls.filter((row) => row.url === "/refused")).toHaveLength(0);
     } finally {
       await db.destroy();
     }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   hashPassword,
   isCommonPassword,
+  PasswordHashingBusyError,
   passwordProblem,
   passwordRules,
   verifyPassword,
@@ -127,5 +128,29 @@ describe("password hashing", () => {
     for (const value of malformed) {
       expect(await verifyPassword(good, value), value).toBe(false);
     }
+  });
+});
+
+describe("the hashing gate", () => {
+  it("takes two scrypts at a time and 16 waiting, and refuses more (verifications too) with a Retry-After", { timeout: 60_000 }, async () => {
+    const stored = await hashPassword(good);
+    // 20 hashes and verifications asked for at once: 2 run, 16 wait, the last two are refused.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? hashPassword(`${good} ${i}`) : verifyPassword(good, stored)).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
+    const refused = results.flatMap((result) => ("error" in result ? [result.error] : []));
+    expect(refused).toHaveLength(2);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(PasswordHashingBusyError);
+      expect((error as PasswordHashingBusyError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+    expect(results.filter((result) => "value" in result && result.value === true)).toHaveLength(9);
+    // Once the queue has drained, hashing is accepted again.
+    expect(await verifyPassword(good, stored)).toBe(true);
   });
 });
