@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
-import { type Limit, releaseHits, takeSlot } from "~/security/sliding-window";
+import { type Limit, releaseHits, takeSlot } from "~/security/sliding-window.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export type FieldProblem = { field: string; message: string };

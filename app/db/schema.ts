@@ -29,7 +29,7 @@ export interface InstanceSecretsTable {
 }
 
 /**
- * One use of a sliding-window limit (app/security/sliding-window.ts): a sign-in attempt, a sign-up,
+ * One use of a sliding-window limit (app/security/sliding-window.server.ts): a sign-in attempt, a sign-up,
  * a monitoring beacon. It counts against its key until it expires (migrations/0008).
  */
 export interface RateLimitHitsTable {

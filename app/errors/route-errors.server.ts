@@ -57,7 +57,25 @@ function guard<A extends HandlerArgs, R extends unknown[], T>(
   };
 }
 
-/** Wraps every route's loader, action and middleware so that unexpected errors get a digest. */
+type RouteHeaders = NonNullable<ServerBuild["routes"][string]>["module"]["headers"];
+
+/**
+ * A `Retry-After` that a loader, an action or an error set (429, 503) reaches the client whichever
+ * route answered: React Router passes a route's headers on only through its `headers` export.
+ */
+function withRetryAfter(own: RouteHeaders): NonNullable<RouteHeaders> {
+  return (args) => {
+    const headers = new Headers(typeof own === "function" ? own(args) : (own ?? args.parentHeaders));
+    const retryAfter = args.errorHeaders?.get("Retry-After") ?? args.actionHeaders.get("Retry-After") ?? args.loaderHeaders.get("Retry-After");
+    if (retryAfter) headers.set("Retry-After", retryAfter);
+    return headers;
+  };
+}
+
+/**
+ * Wraps every route's loader, action and middleware so that unexpected errors get a digest, and
+ * every route's headers so that the Retry-After of a refusal is sent.
+ */
 export function withErrorDigests(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};
   for (const [id, route] of Object.entries(build.routes)) {
@@ -66,6 +84,7 @@ export function withErrorDigests(build: ServerBuild): ServerBuild {
     if (module.loader) module.loader = guard(id, module.loader);
     if (module.action) module.action = guard(id, module.action);
     if (module.middleware) module.middleware = module.middleware.map((fn) => guard(id, fn));
+    module.headers = withRetryAfter(module.headers);
     routes[id] = { ...route, module };
   }
   return { ...build, routes };

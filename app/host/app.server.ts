@@ -16,6 +16,7 @@ import { compressResponses } from "./compression.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
 import type { Lifecycle } from "./lifecycle.server";
 import { refuseMalformedRequests } from "./malformed-requests.server";
+import { beforeResponseHead } from "./response-head.server";
 import { badRequestPage, plainPage } from "./plain-page.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
 import { serverTiming } from "./server-timing.server";
@@ -90,7 +91,7 @@ export function createHostApp(options: HostOptions): express.Express {
     app.use(express.static(assets.clientDir, { maxAge: "1h", index: false }));
   }
 
-  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations, serverTiming);
+  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations, serverTiming, retryAfterWhenUnavailable);
   app.use(
     createRequestHandler({
       build: options.build,
@@ -128,6 +129,17 @@ function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
     res.status(503).set("Retry-After", "5").type("html").send(plainPage("Unavailable", unavailableMessage));
   };
 }
+
+/**
+ * Every 503 says when to try again. Routes set their own Retry-After, but React Router drops the
+ * headers of an error thrown by a middleware (the session lookup, when the database is down).
+ */
+const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
+  beforeResponseHead(res, (response, status) => {
+    if (status === 503 && !response.hasHeader("Retry-After")) response.setHeader("Retry-After", "5");
+  });
+  next();
+};
 
 /**
  * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so

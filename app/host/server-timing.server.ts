@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import { countingQueries, type QueryTally } from "~/db/query-tally.server";
+import { beforeResponseHead } from "./response-head.server";
 
 /** `db;dur=3.2;desc="5 queries"`: what browsers' developer tools show under Timing. */
 export function serverTimingValue(tally: QueryTally): string {
@@ -14,12 +14,7 @@ export function serverTimingValue(tally: QueryTally): string {
  */
 export const serverTiming: RequestHandler = (_req, res, next) => {
   countingQueries((tally) => {
-    // Every way of sending headers ends in writeHead (Node's implicit headers call it too).
-    const writeHead = res.writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
-    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (!this.headersSent) this.setHeader("Server-Timing", serverTimingValue(tally));
-      return writeHead.apply(this, args);
-    } as typeof res.writeHead;
+    beforeResponseHead(res, (response) => response.setHeader("Server-Timing", serverTimingValue(tally)));
     next();
   });
 };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { lockKeys } from "~/db/key-locks.server";
 import { errorDigest } from "~/errors/digest.server";
-import { takeSlot } from "~/security/sliding-window";
+import { takeSlot } from "~/security/sliding-window.server";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**

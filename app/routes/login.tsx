@@ -10,7 +10,7 @@ import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
-import { tooManyAttemptsMessage } from "~/security/sliding-window";
+import { tooManyAttemptsMessage } from "~/security/sliding-window.server";
 import type { Route } from "./+types/login";
 
 export function loader(args: Route.LoaderArgs) {
@@ -38,14 +38,6 @@ export async function action(args: Route.ActionArgs) {
   }
   return signInAndRedirect(services, request, checked.userId, safeRedirect(redirectTo, "/"));
 }
-
-/** The Retry-After of a refused sign-in (429) or of a server too busy to check passwords (503). */
-export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After") ?? errorHeaders?.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo } = loaderData;

@@ -11,7 +11,7 @@ import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
-import { tooManyAttemptsMessage } from "~/security/sliding-window";
+import { tooManyAttemptsMessage } from "~/security/sliding-window.server";
 import { acceptInvitation, openInvitationLink } from "~/workspaces/invitations.server";
 import type { Route } from "./+types/signup";
 
@@ -57,14 +57,6 @@ export async function action(args: Route.ActionArgs) {
   }
   return signInAndRedirect(services, request, created.userId, to);
 }
-
-/** The Retry-After of a refused sign-up (429) or of a server too busy to hash passwords (503). */
-export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, parentHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After") ?? errorHeaders?.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { invitation, redirectTo } = loaderData;

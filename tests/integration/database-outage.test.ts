@@ -27,7 +27,16 @@ const maxRequests = 5000;
 
 type Phase = "before" | "stopping" | "down" | "starting" | "back";
 /** A write's answer: the phase of the outage it was sent in, and the one it was answered in. */
-type Answer = { phase: Phase; answeredIn: Phase; title: string; status: number | string; location: string | null; body: string; at: number };
+type Answer = {
+  phase: Phase;
+  answeredIn: Phase;
+  title: string;
+  status: number | string;
+  location: string | null;
+  retryAfter: string | null;
+  body: string;
+  at: number;
+};
 
 describe.skipIf(!binDir)("PostgreSQL stopped abruptly under write load", () => {
   let postgres: ThrowawayPostgres;
@@ -66,10 +75,11 @@ describe.skipIf(!binDir)("PostgreSQL stopped abruptly under write load", () => {
         try {
           const response = await client.post(newIssuePath, fields);
           const body = response.status === 302 ? "" : await response.text();
-          answers.push({ phase: sentIn, answeredIn: phase, title, status: response.status, location: response.headers.get("location"), body, at: performance.now() });
+          const { headers } = response;
+          answers.push({ phase: sentIn, answeredIn: phase, title, status: response.status, location: headers.get("location"), retryAfter: headers.get("retry-after"), body, at: performance.now() });
         } catch (error) {
           const cause = (error as { cause?: { code?: string } }).cause;
-          answers.push({ phase: sentIn, answeredIn: phase, title, status: `network error ${cause?.code ?? String(error)}`, location: null, body: "", at: performance.now() });
+          answers.push({ phase: sentIn, answeredIn: phase, title, status: `network error ${cause?.code ?? String(error)}`, location: null, retryAfter: null, body: "", at: performance.now() });
           // The server is gone (the failure this test is about): no point hammering a closed port.
           if (server.process.exitCode !== null || server.process.signalCode !== null) return;
         }
@@ -135,6 +145,7 @@ describe.skipIf(!binDir)("PostgreSQL stopped abruptly under write load", () => {
       for (const answer of answers) expect([302, 503], JSON.stringify(answer).slice(0, 500)).toContain(answer.status);
       const unavailable = answers.filter((a) => a.status === 503);
       for (const answer of unavailable) expect(answer.body).toContain(unavailableMessage);
+      expect(unavailable.filter((a) => !/^[1-9]\d*$/.test(a.retryAfter ?? "")).map((a) => `${a.phase}/${a.answeredIn}: ${a.retryAfter} ${a.body.slice(0, 200)}`)).toEqual([]);
       // While the database was down, nothing but 503.
       const down = answers.filter(downThroughout);
       expect(statuses(down)).toEqual({ 503: down.length });

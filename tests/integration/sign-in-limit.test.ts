@@ -11,7 +11,7 @@ import {
 } from "~/auth/sign-in-limit.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { purgeExpiredHits, takeSlot, tooManyAttemptsMessage } from "~/security/sliding-window";
+import { purgeExpiredHits, takeSlot, tooManyAttemptsMessage } from "~/security/sliding-window.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { insertUser } from "../support/users";
 
