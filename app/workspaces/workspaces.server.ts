@@ -20,6 +20,9 @@ export const workspaceSlugField = singleLineText({ empty: "Enter a slug.", max: 
   .regex(slugPattern, "Use a–z, 0–9 and single hyphens, not at the start or the end.")
   .refine((slug) => !reservedSlugs.has(slug), "That slug is reserved: choose another.");
 
+/** Whether a URL's `:workspace` can name a workspace at all: anything else is not looked up. */
+export const isWorkspaceSlug = (text: string) => text.length <= maxSlugLength && slugPattern.test(text);
+
 export const slugTakenMessage = "That slug is taken: choose another.";
 
 export type WorkspaceSummary = { id: number; slug: string; name: string; role: Role };
