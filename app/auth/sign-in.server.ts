@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { storedUserAgent } from "~/forms/fields.server";
 import type { AppServices } from "~/host/app-context.server";
 import { sessionCookie } from "./session-cookie.server";
 import { createSession } from "./sessions.server";
@@ -7,7 +8,7 @@ import { createSession } from "./sessions.server";
 export async function signInAndRedirect(services: AppServices, request: Request, userId: number, to: string) {
   const token = await createSession(services.db, {
     userId,
-    userAgent: request.headers.get("user-agent"),
+    userAgent: storedUserAgent(request),
     ip: services.clientIp,
     now: new Date(),
   });

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { errorDigest } from "~/errors/digest.server";
+import { textProblem } from "~/forms/fields.server";
 import { secondsUntilOutOfWindow, windowStart } from "~/security/sliding-window";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
@@ -14,20 +15,19 @@ import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 export const beaconLimits = { maxBytes: 64 * 1024, maxEvents: 50, perWindow: 60, windowMs: 60 * 1000 } as const;
 
 
-/** No control characters (line breaks included): a route is a one-line label. */
-const oneLine = /^[^\u0000-\u001f\u007f]+$/;
-/** Text may have tabs and line breaks, but no other control character (PostgreSQL refuses NUL). */
-const text = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+/** A route is a one-line label; messages and stacks are multi-line text (fields.server.ts says what neither may hold). */
+const oneLine = (value: string) => textProblem(value, "single") === undefined;
+const text = (value: string) => textProblem(value, "multiple") === undefined;
 /** A path on this site: `/…`, never `//host` or `/\host`, no spaces or control characters. */
 const sitePath = /^\/(?![/\\])[^\s\u0000-\u001f\u007f]*$/;
 
-const route = z.string().min(1).max(200).regex(oneLine);
-const url = z.string().min(1).max(2000).regex(sitePath);
+const route = z.string().min(1).max(200).refine(oneLine);
+const url = z.string().min(1).max(2000).regex(sitePath).refine(oneLine);
 
 const clientErrorEvent = z.strictObject({
   kind: z.literal("client_error"),
-  message: z.string().min(1).max(1000).regex(text),
-  stack: z.string().max(8000).regex(text).optional(),
+  message: z.string().min(1).max(1000).refine(text),
+  stack: z.string().max(8000).refine(text).optional(),
   route,
   url,
 });
