@@ -2,7 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/host/app-context.server";
 import { findProject, type Project } from "~/projects/projects.server";
 import { can, type Permission } from "~/workspaces/roles";
-import { findWorkspaceAccess, type WorkspaceSummary } from "~/workspaces/workspaces.server";
+import { findWorkspaceAccess, isWorkspaceSlug, type WorkspaceSummary } from "~/workspaces/workspaces.server";
 import { currentUserContext } from "./current-user.server";
 import type { SessionUser } from "./sessions.server";
 
@@ -55,7 +55,8 @@ export async function requireWorkspace(
   const user = requireUser(args);
   const { db } = args.context.get(appContext);
   const slug = args.params.workspace;
-  const workspace = slug
+  // A slug no workspace can have (a NUL, a huge one …) is not looked up: it names nothing.
+  const workspace = slug && isWorkspaceSlug(slug)
     ? await oncePerRequest(args, `workspace ${slug} ${user.id}`, () => findWorkspaceAccess(db, slug, user.id))
     : undefined;
   if (!workspace) throw data("Workspace not found.", { status: 404 });

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import type { DatabaseHandle } from "~/db/database.server";
+import { storedUserAgent } from "~/forms/fields.server";
 import type { AppServices } from "~/host/app-context.server";
 import { authenticate } from "./accounts.server";
 import { sessionCookie } from "./session-cookie.server";
@@ -34,7 +35,7 @@ export async function checkSignIn(
 export async function signInAndRedirect(services: AppServices, request: Request, userId: number, to: string) {
   const token = await createSession(services.db, {
     userId,
-    userAgent: request.headers.get("user-agent"),
+    userAgent: storedUserAgent(request),
     ip: services.clientIp,
     now: new Date(),
   });

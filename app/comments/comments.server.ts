@@ -1,11 +1,7 @@
-import { z } from "zod";
 import type { Database } from "~/db/database.server";
+import { multiLineText } from "~/forms/fields.server";
 
-export const commentBodyField = z
-  .string({ error: "Write a comment." })
-  .trim()
-  .min(1, "Write a comment.")
-  .max(10_000, "Use at most 10,000 characters.");
+export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
 
 export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; message: string };
 

@@ -1,3 +1,4 @@
+import { storedUserAgent } from "~/forms/fields.server";
 import type { AppServices } from "~/host/app-context.server";
 import { recordServerError } from "~/monitoring/server-errors.server";
 import { errorDigest } from "./digest.server";
@@ -33,7 +34,7 @@ export function reportUnexpectedError(
     message: `${err.name}: ${err.message}`,
     stack: err.stack ?? null,
     userId,
-    userAgent: request.headers.get("user-agent"),
+    userAgent: storedUserAgent(request),
     requestId: services.requestId,
     at: new Date(),
   };

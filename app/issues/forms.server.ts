@@ -1,23 +1,18 @@
 import { z } from "zod";
 import { commentBodyField } from "~/comments/comments.server";
-import { idField } from "~/forms/fields.server";
+import { idField, multiLineText, positiveIntegerField, singleLineText } from "~/forms/fields.server";
 import { priorities, statuses } from "./issue-fields";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
 
-export const issueTitleField = z
-  .string({ error: "Enter a title." })
-  .trim()
-  .min(1, "Enter a title.")
-  .max(200, "Use at most 200 characters.")
-  .refine((title) => !/[\r\n]/.test(title), "Use a single line, without line breaks.");
+export const issueTitleField = singleLineText({ empty: "Enter a title.", max: 200 });
 
-const descriptionField = z.string().max(50_000, "Use at most 50,000 characters.");
+const descriptionField = multiLineText({ max: 50_000, trim: false });
 const statusField = z.enum(statuses, { error: "Choose a status." });
 const priorityField = z.enum(priorities, { error: "Choose a priority." });
 
 /** "" is nobody. */
-const assigneeField = z.union([z.literal(""), z.coerce.number({ error: "Choose a member." }).int().positive().max(2_147_483_647)], {
+const assigneeField = z.union([z.literal(""), positiveIntegerField("Choose a member.")], {
   error: "Choose a member.",
 });
 
@@ -54,7 +49,7 @@ export const newIssueSchema = z.object({
 });
 export type NewIssueForm = z.input<typeof newIssueSchema>;
 
-const versionField = z.coerce.number({ error: "Reload the issue and try again." }).int().positive();
+const versionField = positiveIntegerField("Reload the issue and try again.");
 
 export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -1,11 +1,11 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { DB, Status } from "~/db/schema";
+import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
 /** SPEC §9. */
 export const issuePageSize = 50;
-
 
 export type IssueFilters = {
   statuses: Status[];
@@ -15,13 +15,17 @@ export type IssueFilters = {
   q: string;
   sort: IssueSort;
   page: number;
+  /** Search text that cannot be used (a NUL, a direction control …): what was typed, and why; `q` is then "". */
+  refusedQuery?: { value: string; message: string };
 };
 
-const positiveInt = (raw: string | null) => (raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null);
+/** How a page without a search field of its own (the board, the CSV export) refuses the list's URL. */
+export const refusedQueryMessage = (refused: { message: string }) => `The search text of this address cannot be used. ${refused.message}`;
 
 /**
  * The list's filters from its URL (they are GET parameters, so a filtered list is a link). Values
- * that mean nothing are ignored rather than refused: an old or hand-edited link still opens.
+ * that mean nothing are ignored rather than refused: an old or hand-edited link still opens. Search
+ * text is the exception: it is what someone typed, so a refusal says why, at the search field.
  */
 export function parseIssueFilters(params: URLSearchParams): IssueFilters {
   const wanted = new Set<Status>();
@@ -33,14 +37,16 @@ export function parseIssueFilters(params: URLSearchParams): IssueFilters {
   const assignee = params.get("assignee");
   const priority = params.get("priority");
   const sort = params.get("sort");
+  const q = queryText(params, "q", 200);
   return {
     statuses: [...wanted],
-    assignee: assignee === "unassigned" || assignee === "me" ? assignee : positiveInt(assignee),
-    labelId: positiveInt(params.get("label")),
+    assignee: assignee === "unassigned" || assignee === "me" ? assignee : parsePositiveInteger(assignee),
+    labelId: parsePositiveInteger(params.get("label")),
     priority: (priorities as readonly string[]).includes(priority ?? "") ? (priority as Priority) : null,
-    q: (params.get("q") ?? "").trim().slice(0, 200),
+    q: q.problem ? "" : q.value,
     sort: (issueSorts as readonly string[]).includes(sort ?? "") ? (sort as IssueSort) : "updated",
-    page: positiveInt(params.get("page")) ?? 1,
+    page: parsePositiveInteger(params.get("page")) ?? 1,
+    ...(q.problem ? { refusedQuery: { value: q.value, message: q.problem } } : {}),
   };
 }
 

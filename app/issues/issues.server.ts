@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
+import { parsePositiveInteger } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { isClosed, type Priority, priorityLabels, priorityOf, rankOf, statusLabels } from "./issue-fields";
 
@@ -320,11 +321,7 @@ export async function findIssue(db: Database, projectId: number, number: number)
 export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 
 /** Issue numbers in URLs: a positive integer, or the URL names no issue. */
-export function parseIssueNumber(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
-  const number = Number(raw);
-  return number <= 2_147_483_647 ? number : null;
-}
+export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
 
 export const touchIssue = (db: Database | Trx, issueId: number, now: Date) =>
   db.updateTable("issues").set({ updated_at: now.toISOString() }).where("id", "=", issueId).execute();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
+import { singleLineText } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
 import { labelColors } from "./palette";
 
@@ -8,11 +9,7 @@ import { labelColors } from "./palette";
 export const maxLabelsPerWorkspace = 100;
 export const maxLabelsPerIssue = 10;
 
-export const labelNameField = z
-  .string({ error: "Enter a label name." })
-  .trim()
-  .min(1, "Enter a label name.")
-  .max(32, "Use at most 32 characters.");
+export const labelNameField = singleLineText({ empty: "Enter a label name.", max: 32 });
 
 export const labelColorField = z.enum(labelColors, { error: "Choose a color." });
 

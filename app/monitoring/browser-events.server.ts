@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { lockKeys } from "~/db/key-locks.server";
 import { errorDigest } from "~/errors/digest.server";
+import { textProblem } from "~/forms/fields.server";
 import { takeSlot } from "~/security/sliding-window.server";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
@@ -15,20 +16,19 @@ import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 export const beaconLimits = { maxBytes: 64 * 1024, maxEvents: 50, perWindow: 60, windowMs: 60 * 1000 } as const;
 
 
-/** No control characters (line breaks included): a route is a one-line label. */
-const oneLine = /^[^\u0000-\u001f\u007f]+$/;
-/** Text may have tabs and line breaks, but no other control character (PostgreSQL refuses NUL). */
-const text = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+/** A route is a one-line label; messages and stacks are multi-line text (fields.server.ts says what neither may hold). */
+const oneLine = (value: string) => textProblem(value, "single") === undefined;
+const text = (value: string) => textProblem(value, "multiple") === undefined;
 /** A path on this site: `/…`, never `//host` or `/\host`, no spaces or control characters. */
 const sitePath = /^\/(?![/\\])[^\s\u0000-\u001f\u007f]*$/;
 
-const route = z.string().min(1).max(200).regex(oneLine);
-const url = z.string().min(1).max(2000).regex(sitePath);
+const route = z.string().min(1).max(200).refine(oneLine);
+const url = z.string().min(1).max(2000).regex(sitePath).refine(oneLine);
 
 const clientErrorEvent = z.strictObject({
   kind: z.literal("client_error"),
-  message: z.string().min(1).max(1000).regex(text),
-  stack: z.string().max(8000).regex(text).optional(),
+  message: z.string().min(1).max(1000).refine(text),
+  stack: z.string().max(8000).refine(text).optional(),
   route,
   url,
 });

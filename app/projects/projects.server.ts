@@ -1,23 +1,17 @@
-import { z } from "zod";
 import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
+import { multiLineText, singleLineText } from "~/forms/fields.server";
 
 /** SPEC §9. */
 export const maxProjectsPerWorkspace = 200;
 
-export const projectKeyField = z
-  .string({ error: "Enter a key." })
-  .trim()
+export const projectKeyField = singleLineText({ empty: "Enter a key." })
   .toUpperCase()
   .regex(/^[A-Z]{2,6}$/, "Use 2 to 6 letters A–Z, like WEB.");
 
-export const projectNameField = z
-  .string({ error: "Enter a project name." })
-  .trim()
-  .min(1, "Enter a project name.")
-  .max(80, "Use at most 80 characters.");
+export const projectNameField = singleLineText({ empty: "Enter a project name.", max: 80 });
 
-export const projectDescriptionField = z.string().trim().max(10_000, "Use at most 10,000 characters.").default("");
+export const projectDescriptionField = multiLineText({ max: 10_000 }).default("");
 
 export const projectKeyTakenMessage = "A project with this key already exists in this workspace.";
 

@@ -1,4 +1,5 @@
 import { currentUserContext } from "~/auth/current-user.server";
+import { storedUserAgent } from "~/forms/fields.server";
 import { appContext } from "~/host/app-context.server";
 import { beaconLimits, beaconSchema, recordBeacon, takeBeaconSlot } from "~/monitoring/browser-events.server";
 import { appRoutePatterns, withRoutePatterns } from "~/monitoring/route-patterns.server";
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(currentUserContext);
   const sender = {
     userId: user?.id ?? null,
-    userAgent: request.headers.get("User-Agent")?.slice(0, 500) ?? null,
+    userAgent: storedUserAgent(request),
     requestId: services.requestId,
     at: now,
   };

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Status } from "~/db/schema";
+import { parsePositiveInteger } from "~/forms/fields.server";
 import { latinFoldPairs } from "./latin-folding";
 
 /** SPEC §9. */
@@ -232,9 +233,8 @@ export async function searchIssues(
 /** `WEB-42` (any case, spaces around allowed): a project key and an issue number. */
 export function parseIssueKey(text: string): { projectKey: string; number: number } | null {
   const match = /^\s*([A-Za-z]{2,6})-([1-9]\d{0,9})\s*$/.exec(text);
-  if (!match) return null;
-  const number = Number(match[2]);
-  return number <= 2_147_483_647 ? { projectKey: match[1]!.toUpperCase(), number } : null;
+  const number = match && parsePositiveInteger(match[2]);
+  return number ? { projectKey: match[1]!.toUpperCase(), number } : null;
 }
 
 /** The issue a key like `WEB-42` names in the workspace, if there is one: where "jump to" goes. */

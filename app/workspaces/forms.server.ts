@@ -15,6 +15,9 @@ export const workspaceSettingsSchema = z.discriminatedUnion("intent", [
 export type RenameWorkspaceForm = { name: string };
 export type DeleteWorkspaceForm = { confirm: string };
 
+/** The workspace layout's "Leave workspace" button. */
+export const leaveWorkspaceSchema = z.object({ intent: z.literal("leave") });
+
 export const membersSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("invite"), email: emailField, role: roleField }),
   z.object({ intent: z.literal("change-role"), userId: idField, role: roleField }),

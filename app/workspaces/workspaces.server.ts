@@ -1,7 +1,7 @@
-import { z } from "zod";
 import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import type { Role } from "~/db/schema";
+import { singleLineText } from "~/forms/fields.server";
 
 /** Words that name pages of the site, or would read like them. */
 const reservedSlugs = new Set([
@@ -9,20 +9,19 @@ const reservedSlugs = new Set([
   "assets", "healthz", "readyz", "monitoring", "help", "about", "account", "app", "static", "www",
 ]);
 
-export const workspaceNameField = z
-  .string({ error: "Enter a workspace name." })
-  .trim()
-  .min(1, "Enter a workspace name.")
-  .max(80, "Use at most 80 characters.");
+export const workspaceNameField = singleLineText({ empty: "Enter a workspace name.", max: 80 });
 
-export const workspaceSlugField = z
-  .string({ error: "Enter a slug." })
-  .trim()
+const slugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const maxSlugLength = 40;
+
+export const workspaceSlugField = singleLineText({ empty: "Enter a slug.", max: maxSlugLength })
   .toLowerCase()
   .min(3, "Use at least 3 characters.")
-  .max(40, "Use at most 40 characters.")
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Use a–z, 0–9 and single hyphens, not at the start or the end.")
+  .regex(slugPattern, "Use a–z, 0–9 and single hyphens, not at the start or the end.")
   .refine((slug) => !reservedSlugs.has(slug), "That slug is reserved: choose another.");
+
+/** Whether a URL's `:workspace` can name a workspace at all: anything else is not looked up. */
+export const isWorkspaceSlug = (text: string) => text.length <= maxSlugLength && slugPattern.test(text);
 
 export const slugTakenMessage = "That slug is taken: choose another.";
 

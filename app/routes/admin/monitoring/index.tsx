@@ -5,6 +5,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FilterSelect } from "~/components/filter-select";
 import { SubmitButton } from "~/components/forms";
 import { type DailyPercentile, WebVitalChart, WebVitalValue } from "~/components/web-vitals";
+import { queryText } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
 import {
@@ -42,7 +43,9 @@ export async function loader(args: Route.LoaderArgs) {
 
   const days = windowDaysEndingOn(new Date());
   const since = new Date(`${days[0]}T00:00:00.000Z`);
-  const chartRoute = params.get("route") || undefined;
+  // A route is chosen from a list: one no route can be (a NUL …) is ignored, as an unknown one shows nothing.
+  const route = queryText(params, "route", 200);
+  const chartRoute = (!route.problem && route.value) || undefined;
   const [serverErrors, clientErrors, byRoute, byDay, routes] = await Promise.all([
     listErrorGroups(services.db, "server_error", groupsShown),
     listErrorGroups(services.db, "client_error", groupsShown),

@@ -5,7 +5,9 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
 import { SubmitButton } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
+import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
+import { leaveWorkspaceSchema } from "~/workspaces/forms.server";
 import { removeMember } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import { listUserWorkspaces } from "~/workspaces/workspaces.server";
@@ -31,7 +33,8 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { user, workspace } = await requireWorkspace(args);
   const services = args.context.get(appContext);
-  if ((await args.request.formData()).get("intent") !== "leave") throw data("That request was not valid.", { status: 400 });
+  const submission = await parseForm(args.request, leaveWorkspaceSchema);
+  if (submission.status !== "success") throw data("That request was not valid.", { status: 400 });
   const left = await removeMember(services.db, { workspaceId: workspace.id, actorRole: workspace.role, userId: user.id, actorId: user.id });
   if (!left.ok) return data({ error: left.message }, { status: left.status });
   const flash = { text: `You left ${workspace.name}.` };

@@ -1,8 +1,9 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { StatusBadge } from "~/components/issue-bits";
 import { PageHeader } from "~/components/page-header";
+import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { appContext } from "~/host/app-context.server";
 import { issueKey } from "~/issues/issue-fields";
 import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, searchIssues } from "~/search/search.server";
@@ -10,20 +11,20 @@ import type { Route } from "./+types/search";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.q ? `Search: ${loaderData.q} — Cairn` : "Search — Cairn" }];
 
-const positiveInt = (raw: string | null) => (raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : 1);
-
 /** Every member (viewers too) may search (SPEC §6). A query that names an issue (WEB-42) opens it. */
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireWorkspace(args);
   const handle = args.context.get(appContext);
   const params = args.url.searchParams;
-  const q = (params.get("q") ?? "").trim().slice(0, maxQueryLength);
+  const { value: q, problem } = queryText(params, "q", maxQueryLength);
+  // Refused text is not searched for: the message shows at the search field.
+  if (problem) return data({ q, problem, found: null }, { status: 400 });
   if (parseIssueKey(q)) {
     const issue = await findIssueByKey(handle.db, workspace.id, q);
     if (issue) throw redirect(`/w/${workspace.slug}/p/${issue.projectKey}/issues/${issue.number}`);
   }
-  const found = q ? await searchIssues(handle, { workspaceId: workspace.id, q, page: positiveInt(params.get("page")) }) : null;
-  return { q, found };
+  const found = q ? await searchIssues(handle, { workspaceId: workspace.id, q, page: parsePositiveInteger(params.get("page")) ?? 1 }) : null;
+  return { q, problem: null, found };
 }
 
 /** `text` with the given ranges wrapped in <mark>: React escapes the rest. */
@@ -47,7 +48,7 @@ function Highlighted({ text, ranges }: { text: string; ranges: readonly Highligh
 const pageHref = (q: string, page: number) => `?${new URLSearchParams(page > 1 ? { q, page: String(page) } : { q })}`;
 
 export default function Search({ loaderData, params }: Route.ComponentProps) {
-  const { q, found } = loaderData;
+  const { q, problem, found } = loaderData;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === `/w/${params.workspace}/search`;
   const inputClass = "min-w-0 flex-1 rounded border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
@@ -59,7 +60,20 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
         <label className="flex min-w-0 flex-1 flex-col text-sm font-medium">
           Search
           {/* Keyed by the query: a new search from the sidebar shows its words here too. */}
-          <input key={q} type="search" name="q" defaultValue={q} className={`mt-1 ${inputClass}`} />
+          <input
+            key={q}
+            type="search"
+            name="q"
+            defaultValue={q}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? "search-error" : undefined}
+            className={`mt-1 ${inputClass} aria-[invalid]:border-red-600`}
+          />
+          {problem ? (
+            <span id="search-error" className="mt-1 font-normal text-red-700 dark:text-red-400">
+              {problem}
+            </span>
+          ) : null}
         </label>
         <button
           type="submit"

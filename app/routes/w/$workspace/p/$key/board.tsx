@@ -23,13 +23,14 @@ import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
 import { boardColumnLimit, type BoardCard, loadBoard, moveIssue } from "~/issues/board.server";
 import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
-import { parseIssueFilters } from "~/issues/issue-list.server";
+import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
   const filters = parseIssueFilters(args.url.searchParams);
+  if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
   return {
     columns: await loadBoard(args.context.get(appContext).db, project.id, filters, user.id),
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,

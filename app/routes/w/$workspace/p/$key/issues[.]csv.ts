@@ -1,7 +1,8 @@
+import { data } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { appContext } from "~/host/app-context.server";
-import { parseIssueFilters } from "~/issues/issue-list.server";
+import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
 import { issuesCsvFileName, streamIssuesCsv } from "~/issues/issues-csv.server";
 import type { Route } from "./+types/issues[.]csv";
 
@@ -15,9 +16,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, project } = await requireProject(args);
   const services = args.context.get(appContext);
   const { request } = args;
+  const filters = parseIssueFilters(args.url.searchParams);
+  if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
   const body = await streamIssuesCsv(services.db, {
     project,
-    filters: parseIssueFilters(new URL(request.url).searchParams),
+    filters,
     meId: user.id,
     signal: request.signal,
     // Once the download has started its status is sent: an error can only cut it short, and be reported.

@@ -25,13 +25,15 @@ export async function loader(args: Route.LoaderArgs) {
     listMembers(db, workspace.id),
     listLabels(db, workspace.id),
   ]);
-  return {
+  const list = {
     page,
     filters,
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels,
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
+  // Refused search text: the list without it, and the message at the search field.
+  return filters.refusedQuery ? data(list, { status: 400 }) : list;
 }
 
 /** Status changes from the list (intent=status): the page comes back as it was, filters and all. */
@@ -113,7 +115,19 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         <Form method="get" role="search" aria-label="Filter issues" className="mb-4 flex flex-wrap items-end gap-2 text-sm">
           <label className="flex flex-col">
             Search
-            <input type="search" name="q" defaultValue={filters.q} className={selectClass} />
+            <input
+              type="search"
+              name="q"
+              defaultValue={filters.refusedQuery?.value ?? filters.q}
+              aria-invalid={filters.refusedQuery ? true : undefined}
+              aria-describedby={filters.refusedQuery ? "issue-search-error" : undefined}
+              className={`${selectClass} aria-[invalid]:border-red-600`}
+            />
+            {filters.refusedQuery ? (
+              <span id="issue-search-error" className="mt-1 text-red-700 dark:text-red-400">
+                {filters.refusedQuery.message}
+              </span>
+            ) : null}
           </label>
           <FilterSelect
             label="Status"

@@ -1,0 +1,436 @@
+/**
+ * Issue 11: whatever a client sends, Cairn answers below 500 and shows no stack trace, no SQL and no
+ * error message of its own. Every form route and every list URL (SPEC §2 and "Form fields") gets
+ * odd values — NUL, text-direction controls, lone surrogates, line separators, huge, negative and
+ * malformed numbers — in each field and query parameter, bodies of the wrong content type, broken
+ * percent-encodings, and odd route parameters, as a signed-in owner (so that actions are reached) on
+ * every database.
+ *
+ * To add a kind of request, add a `RequestKind` to `requestKinds`: it turns each form, list URL or
+ * route of the site (or the site itself) into the requests it wants sent. Requests go over a raw
+ * connection: any header can be set or left out (a `host` header replaces the real one), and the
+ * body is sent with its Content-Length. The run prints how many requests each kind sent and the
+ * statuses they got.
+ */
+import { request as httpRequest } from "node:http";
+import { expect, it } from "vitest";
+import { addComment } from "~/comments/comments.server";
+import { createIssue } from "~/issues/issues.server";
+import { createInvitation } from "~/workspaces/invitations.server";
+import { BrowserlessClient } from "../support/browserless-client";
+import { createTestDatabase, testDialects } from "../support/databases";
+import { issueFields } from "../support/issues";
+import { startServer } from "../support/server";
+import { insertUser } from "../support/users";
+import { addMember, insertProject } from "../support/workspaces";
+
+/** What the test knows of the site it attacks: enough for every form to reach its action. */
+type Site = {
+  slug: string;
+  key: string;
+  issueNumber: number;
+  issueId: number;
+  labelId: number;
+  commentId: number;
+  memberId: number;
+  invitationId: number;
+  invitationToken: string;
+  digest: string;
+  ownerEmail: string;
+  ownerPassword: string;
+};
+
+type Who = "owner" | "anonymous";
+
+type HostileRequest = {
+  /** What it tries, as a failure names it. */
+  what: string;
+  /** The RequestKind it comes from (set by requestsOf). */
+  kind?: string;
+  method: "GET" | "POST";
+  /** Path and query string, sent byte for byte as written (encode what should be encoded). */
+  target: string;
+  as: Who;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+};
+
+/** A form as a browser without JavaScript posts it (urlencoded); `fields` are valid or nearly. */
+type FormTarget = { path: string; as: Who; fields: Record<string, string>; numeric?: string[] };
+/** A page that reads query parameters; `numeric` ones are numbers or ids. */
+type ListTarget = { path: string; as: Who; params: string[]; numeric?: string[] };
+/** A route whose parameters reach the database; `:name` placeholders, and its form if it has one. */
+type RouteTarget = { pattern: string; base: Record<string, string>; form?: Record<string, string> };
+
+type RequestKind = {
+  name: string;
+  forForm?: (form: FormTarget) => HostileRequest[];
+  forList?: (list: ListTarget) => HostileRequest[];
+  forRoute?: (route: RouteTarget) => HostileRequest[];
+  /** Requests of their own, such as monitoring beacons. */
+  forSite?: (site: Site) => HostileRequest[];
+};
+
+/**
+ * One value for each rule of app/forms/fields.server.ts (a form cannot carry a lone surrogate: it
+ * arrives as U+FFFD). Each starts with "/" so that fields holding a path (redirectTo, returnTo) use it.
+ */
+const hostileText: Record<string, string> = {
+  NUL: "/a\u0000b",
+  "direction controls": "/\u202egnp.exe \u2067x\u2069",
+  "lone surrogates": "/\udc00a\ud800",
+  "line separator and C1 controls": "/a\u2028b\u0085\u009b",
+};
+/** 2^31 (one past PostgreSQL's integer), past a safe integer, negative, fractional, infinite. */
+const hostileNumbers = ["2147483648", "99999999999999999999", "-1", "1.5", "1e309"];
+/** Query strings as a hand-edited URL may carry them: broken or invalid percent-encodings (the first also as a data request). */
+const rawQueryValues = ["%00", "%ff%fe", "%", "%E2%80%AE", "%ED%A0%80", "%C0%AE"];
+/** Route parameter segments, already encoded. */
+const hostileSegments = ["a%00b", "%E2%80%AE", "%ED%A0%80", "%ff", "x".repeat(2000), "2147483648", "-1", "%2F"];
+
+const urlencoded = { "content-type": "application/x-www-form-urlencoded" };
+const formBody = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+/** React Router's data request for a page (what JavaScript sends): `/x?index` → `/x.data?index`. */
+const dataUrl = (path: string) => {
+  const [pathname, query] = path.split("?") as [string, string | undefined];
+  return `${pathname === "/" ? "/_root" : pathname}.data${query === undefined ? "" : `?${query}`}`;
+};
+
+function* fieldValues(name: string, numeric: readonly string[] = []): Generator<[string, string]> {
+  for (const [what, value] of Object.entries(hostileText)) yield [what, value];
+  if (numeric.includes(name)) for (const value of hostileNumbers) yield [JSON.stringify(value), value];
+}
+
+const requestKinds: RequestKind[] = [
+  {
+    name: "odd field values",
+    forForm: (form) =>
+      Object.keys(form.fields).flatMap((field) =>
+        [...fieldValues(field, form.numeric)].map(([what, value]) => ({
+          what: `${form.path} ${field}=${what}`,
+          method: "POST" as const,
+          target: form.path,
+          as: form.as,
+          headers: urlencoded,
+          body: formBody({ ...form.fields, [field]: value }),
+        })),
+      ),
+  },
+  {
+    name: "wrong content types",
+    forForm: (form) => {
+      const bodies: [string, Record<string, string>, string][] = [
+        ["text/plain", { "content-type": "text/plain" }, formBody(form.fields)],
+        ["application/json", { "content-type": "application/json" }, JSON.stringify(form.fields)],
+        ["no content type", {}, formBody(form.fields)],
+        ["multipart without a boundary", { "content-type": "multipart/form-data" }, "--x\r\n"],
+        ["multipart with a broken body", { "content-type": "multipart/form-data; boundary=x" }, "--x\r\ngarbage"],
+        ["invalid UTF-8 urlencoded", urlencoded, "name=%ff%fe&title=%C0%AE&intent=%00"],
+      ];
+      // The first also as JavaScript sends it, to the data URL.
+      return bodies.flatMap(([what, headers, body], i) =>
+        (i === 0 ? [form.path, dataUrl(form.path)] : [form.path]).map((target) => ({ what: `${target} as ${what}`, method: "POST" as const, target, as: form.as, headers, body })),
+      );
+    },
+  },
+  {
+    name: "odd query parameters",
+    forList: (list) =>
+      list.params.flatMap((param) => {
+        const join = list.path.includes("?") ? "&" : "?";
+        const encoded = [...fieldValues(param, list.numeric)].map(([what, value]) => ({
+          what: `${list.path} ${param}=${what}`,
+          method: "GET" as const,
+          target: `${list.path}${join}${new URLSearchParams({ [param]: value })}`,
+          as: list.as,
+        }));
+        const raw = rawQueryValues.flatMap((value, i) =>
+          (i === 0 ? [list.path, dataUrl(list.path)] : [list.path]).map((path) => ({
+            what: `${path} ${param}=${value} (raw)`,
+            method: "GET" as const,
+            target: `${path}${path.includes("?") ? "&" : "?"}${param}=${value}`,
+            as: list.as,
+          })),
+        );
+        return [...encoded, ...raw, { what: `${list.path} ${param} repeated`, method: "GET" as const, target: `${list.path}${join}${param}=1&${param}=%00&${param}=x`, as: list.as }];
+      }),
+  },
+  {
+    name: "odd route parameters",
+    forRoute: (route) =>
+      [...route.pattern.matchAll(/:(\w+)/g)].flatMap(([, param]) =>
+        hostileSegments.flatMap((segment) => {
+          const target = route.pattern.replace(/:(\w+)/g, (_, name: string) => (name === param ? segment : route.base[name]!));
+          const get = { what: `GET ${route.pattern} ${param}=${segment.slice(0, 20)}`, method: "GET" as const, target, as: "owner" as const };
+          if (!route.form) return [get];
+          const post = { ...get, what: `POST ${route.pattern} ${param}=${segment.slice(0, 20)}`, method: "POST" as const, headers: urlencoded, body: formBody(route.form) };
+          return [get, post];
+        }),
+      ),
+  },
+  {
+    name: "odd User-Agent headers",
+    // Stored with the session a sign-in starts, and with each browser event. A header carries
+    // Latin-1 at most: C1 control characters, and more than anyone would store.
+    forSite: (site) =>
+      ["Mozilla/5.0 \u0085\u009b[31m\u00ff", `Mozilla/5.0 ${"x".repeat(8000)}`].flatMap((userAgent, i) => [
+        {
+          what: `sign-in with User-Agent #${i + 1}`,
+          method: "POST" as const,
+          target: "/login",
+          as: "anonymous" as const,
+          headers: { ...urlencoded, "user-agent": userAgent },
+          body: formBody({ email: site.ownerEmail, password: site.ownerPassword }),
+        },
+        {
+          what: `beacon with User-Agent #${i + 1}`,
+          method: "POST" as const,
+          target: "/monitoring",
+          as: "anonymous" as const,
+          headers: { "content-type": "application/json", "user-agent": userAgent },
+          body: JSON.stringify({ events: [{ kind: "client_error", message: "Boom", route: "/w/:workspace", url: "/w/acme" }] }),
+        },
+      ]),
+  },
+  {
+    name: "odd monitoring beacons",
+    forSite: () => {
+      // At most 60 beacons a minute are read (SPEC §9): the values that matter for text and numbers.
+      const error = { kind: "client_error", message: "Boom", stack: "Error: Boom", route: "/w/:workspace", url: "/w/acme" };
+      const vital = { kind: "web_vital", name: "LCP", value: 1200, rating: "good", route: "/w/:workspace", url: "/w/acme" };
+      const beacons: [string, unknown][] = [];
+      for (const field of ["message", "stack", "route", "url"] as const) {
+        for (const [what, value] of Object.entries(hostileText)) beacons.push([`client_error ${field}=${what}`, { events: [{ ...error, [field]: value }] }]);
+      }
+      for (const value of [2147483648, 1e308, -1, 1.5]) beacons.push([`web_vital value=${value}`, { events: [{ ...vital, value }] }]);
+      beacons.push(["web_vital value as a string", { events: [{ ...vital, value: "NaN" }] }]);
+      return beacons.map(([what, beacon]) => ({
+        what: `beacon ${what}`,
+        method: "POST" as const,
+        target: "/monitoring",
+        as: "anonymous" as const,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(beacon),
+      }));
+    },
+  },
+];
+
+function formsOf(site: Site): FormTarget[] {
+  const w = `/w/${site.slug}`;
+  const p = `${w}/p/${site.key}`;
+  const issue = `${p}/issues/${site.issueNumber}`;
+  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds"];
+  const owner = (path: string, fields: Record<string, string>): FormTarget => ({ path, as: "owner", fields, numeric: ids });
+  return [
+    { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
+    { path: "/login", as: "anonymous", fields: { email: site.ownerEmail, password: site.ownerPassword, redirectTo: "/settings" } },
+    { path: "/logout", as: "anonymous", fields: {} },
+    owner(`/invitations/${site.invitationToken}`, {}),
+    owner("/settings?index", { name: "Ada", email: site.ownerEmail, currentPassword: "" }),
+    // A wrong current password: nothing here may change the owner's password.
+    owner("/settings/password", { currentPassword: "not the password", newPassword: "another long password" }),
+    owner("/settings/sessions", {}),
+    owner("/w/new", { name: "Beta", slug: "beta" }),
+    owner(w, { intent: "leave" }),
+    owner(`${w}/settings?index`, { intent: "rename", name: "Acme" }),
+    owner(`${w}/settings?index`, { intent: "delete", confirm: "not-the-slug" }),
+    owner(`${w}/settings/members`, { intent: "invite", email: "cy@example.com", role: "member" }),
+    owner(`${w}/settings/members`, { intent: "change-role", userId: String(site.memberId), role: "admin" }),
+    owner(`${w}/settings/members`, { intent: "remove", userId: "2147483647" }),
+    owner(`${w}/settings/members`, { intent: "revoke", invitationId: "2147483647" }),
+    owner(`${w}/settings/labels`, { intent: "create", name: "Bug", color: "red" }),
+    owner(`${w}/settings/labels`, { intent: "update", labelId: String(site.labelId), name: "Defect", color: "blue" }),
+    owner(`${w}/settings/labels`, { intent: "delete", labelId: "2147483647" }),
+    owner(`${w}/projects/new`, { name: "Mobile", key: "MOB", description: "Apps" }),
+    owner(`${p}/settings`, { intent: "update", name: "Website", description: "The site" }),
+    owner(`${p}/settings`, { intent: "unarchive" }),
+    owner(`${p}/issues/new`, { title: "Crash", description: "It crashed", status: "todo", priority: "high", assigneeId: "", labelIds: String(site.labelId), dueDate: "2030-01-31" }),
+    owner(issue, {
+      intent: "update",
+      version: "1",
+      title: "Crash on save",
+      description: "Steps",
+      status: "todo",
+      priority: "low",
+      assigneeId: String(site.memberId),
+      labelIds: String(site.labelId),
+      dueDate: "",
+    }),
+    owner(issue, { intent: "status", version: "1", status: "done" }),
+    owner(issue, { intent: "comment", body: "Seen it too" }),
+    owner(issue, { intent: "edit-comment", commentId: String(site.commentId), body: "Edited" }),
+    owner(issue, { intent: "delete-comment", commentId: "2147483647" }),
+    owner(`${p}/issues`, { intent: "status", issueId: String(site.issueId), version: "1", status: "in_progress", returnTo: `${p}/issues?q=a` }),
+    owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "todo", position: "0" }),
+    owner("/admin/monitoring", { intent: "nothing" }),
+  ];
+}
+
+function listsOf(site: Site): ListTarget[] {
+  const w = `/w/${site.slug}`;
+  const p = `${w}/p/${site.key}`;
+  const filters = ["q", "status", "assignee", "label", "priority", "sort", "page"];
+  const filterNumbers = ["assignee", "label", "page"];
+  return [
+    { path: `${p}/issues`, as: "owner", params: filters, numeric: filterNumbers },
+    { path: `${p}/issues/${site.issueNumber}`, as: "owner", params: ["q", "page"], numeric: ["page"] },
+    { path: `${p}/board`, as: "owner", params: filters, numeric: filterNumbers },
+    { path: `${p}/issues.csv`, as: "owner", params: filters, numeric: filterNumbers },
+    { path: `${w}/search`, as: "owner", params: ["q", "page"], numeric: ["page"] },
+    { path: w, as: "owner", params: ["q"] },
+    { path: "/admin/monitoring", as: "owner", params: ["digest", "route"] },
+    { path: "/login", as: "anonymous", params: ["redirectTo"] },
+    { path: "/signup", as: "anonymous", params: ["redirectTo", "invitation"] },
+  ];
+}
+
+function routesOf(site: Site): RouteTarget[] {
+  const base = { workspace: site.slug, key: site.key, number: String(site.issueNumber), digest: site.digest, token: site.invitationToken };
+  return [
+    { pattern: "/invitations/:token", base, form: {} },
+    { pattern: "/w/:workspace", base, form: { intent: "leave" } },
+    { pattern: "/w/:workspace/search", base },
+    { pattern: "/w/:workspace/settings/labels", base, form: { intent: "delete", labelId: "2147483647" } },
+    { pattern: "/w/:workspace/p/:key/issues", base, form: { intent: "status", issueId: String(site.issueId), version: "1", status: "todo" } },
+    { pattern: "/w/:workspace/p/:key/issues/:number", base, form: { intent: "comment", body: "Hello" } },
+    { pattern: "/w/:workspace/p/:key/board", base },
+    { pattern: "/w/:workspace/p/:key/issues.csv", base },
+    { pattern: "/w/:workspace/p/:key/settings", base, form: { intent: "update", name: "Website", description: "" } },
+    { pattern: "/admin/monitoring/:digest", base },
+  ];
+}
+
+function requestsOf(site: Site): HostileRequest[] {
+  const forms = formsOf(site);
+  const lists = listsOf(site);
+  const routes = routesOf(site);
+  return requestKinds.flatMap((kind) =>
+    [
+      ...(kind.forForm ? forms.flatMap(kind.forForm) : []),
+      ...(kind.forList ? lists.flatMap(kind.forList) : []),
+      ...(kind.forRoute ? routes.flatMap(kind.forRoute) : []),
+      ...(kind.forSite ? kind.forSite(site) : []),
+    ].map((request) => ({ ...request, kind: kind.name })),
+  );
+}
+
+/**
+ * What a response must never show: a stack trace (in HTML, or in a data request's JSON), SQL or a
+ * database's error, or an error's own message. "select" counts only as SQL (the pages have <select>s).
+ */
+const leaks: [string, RegExp][] = [
+  ["a stack trace", / {4}at \S|\bat [\w.<>]+ \(.*:\d+:\d+\)/],
+  ["SQL", /\bselect\s+(?:\*|[\w".]+\s*(?:,|\bfrom\b))|\binsert into\b|\bupdate\s+"?\w+"?\s+set\b|\bdelete from\b/i],
+  ["a database error", /syntax error|invalid byte sequence|SQLITE_|violates|duplicate key|unterminated|out of range for type/i],
+  ["an error message", /\b(?:TypeError|RangeError|SyntaxError|ReferenceError|URIError|ZodError)\b|ERR_[A-Z_]{4,}|Cannot read propert|is not a function|Unexpected token/],
+];
+
+type Outcome = { request: HostileRequest; status: number; body: string };
+
+/** One request over a raw HTTP connection, so that any header (or none) and any body can be sent. */
+function send(baseUrl: string, cookie: string, request: HostileRequest): Promise<Outcome> {
+  const url = new URL(baseUrl);
+  const body = request.body === undefined ? undefined : Buffer.from(request.body);
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.as === "owner") headers.cookie = cookie;
+  if (request.method === "POST") headers.origin = url.origin;
+  if (body) headers["content-length"] = String(body.byteLength);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: request.method, path: request.target, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ request, status: response.statusCode!, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/** Sends every request, a few at a time, in order of the list. */
+async function sendAll(baseUrl: string, cookie: string, requests: HostileRequest[], parallel = 4): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const request = requests[next++]!;
+      outcomes.push(await send(baseUrl, cookie, request));
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return outcomes;
+}
+
+const at = new Date("2025-05-01T09:00:00.000Z");
+
+it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an internal detail, on %s", async (dialect) => {
+  const database = await createTestDatabase(dialect);
+  const server = await startServer(database.env);
+  const handle = database.open();
+  try {
+    // The owner is the first account (the instance admin, for /admin) and makes the workspace.
+    const owner = new BrowserlessClient(server.url);
+    const ownerEmail = "ada@example.com";
+    const ownerPassword = "correct horse battery";
+    expect((await owner.post("/signup", { name: "Ada", email: ownerEmail, password: ownerPassword })).status).toBe(302);
+    expect((await owner.post("/w/new", { name: "Acme", slug: "acme" })).status).toBe(302);
+    const { db } = handle;
+    const workspace = await db.selectFrom("workspaces").select("id").where("slug", "=", "acme").executeTakeFirstOrThrow();
+    const ownerRow = await db.selectFrom("users").select("id").where("email", "=", ownerEmail).executeTakeFirstOrThrow();
+    const memberId = await insertUser(db, { name: "Bo", at });
+    await addMember(db, { workspaceId: workspace.id, userId: memberId, role: "member", at });
+    const project = await insertProject(db, { workspaceId: workspace.id, key: "WEB", name: "Website", at });
+    const label = await db.insertInto("labels").values({ workspace_id: workspace.id, name: "Bug", color: "red", created_at: at.toISOString(), updated_at: at.toISOString() }).returning("id").executeTakeFirstOrThrow();
+    const created = await createIssue(db, { project, reporterId: ownerRow.id, fields: issueFields({ title: "Login fails", assigneeId: memberId }), now: at });
+    if (!("number" in created)) throw new Error("the issue was not created");
+    const issue = await db.selectFrom("issues").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
+    await addComment(db, { issueId: issue.id, authorId: ownerRow.id, body: "Me too", now: at });
+    const comment = await db.selectFrom("comments").select("id").executeTakeFirstOrThrow();
+    const invited = await createInvitation(db, { workspaceId: workspace.id, email: "dee@example.com", role: "member", invitedBy: ownerRow.id, actorRole: "owner", now: new Date() });
+    if (!invited.ok) throw new Error(invited.message);
+    const invitation = await db.selectFrom("invitations").select("id").executeTakeFirstOrThrow();
+    // A real error group, so that its page exists.
+    const testError = await owner.post("/admin/monitoring", { intent: "test-error" });
+    expect(testError.status).toBe(500);
+    const digest = /Digest: <code[^>]*>([0-9A-F]{8})<\/code>/.exec(await testError.text())![1]!;
+
+    const site: Site = {
+      slug: "acme",
+      key: "WEB",
+      issueNumber: created.number,
+      issueId: issue.id,
+      labelId: label.id,
+      commentId: comment.id,
+      memberId,
+      invitationId: invitation.id,
+      invitationToken: invited.token,
+      digest,
+      ownerEmail,
+      ownerPassword,
+    };
+    const requests = requestsOf(site);
+    const outcomes = await sendAll(server.url, owner.cookieHeader(), requests);
+
+    const figures = (of: Outcome[]) => {
+      const statuses = new Map<number, number>();
+      for (const { status } of of) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      return `${of.length} requests: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(" ")}`;
+    };
+    const byKind = requestKinds.map(({ name }) => `  ${name}: ${figures(outcomes.filter((o) => o.request.kind === name))}`);
+    console.info([`hostile input on ${dialect}: ${figures(outcomes)}`, ...byKind].join("\n"));
+
+    const failures: string[] = [];
+    for (const { request, status, body } of outcomes) {
+      if (status >= 500) failures.push(`${status} ${request.what}`);
+      for (const [what, pattern] of leaks) if (pattern.test(body)) failures.push(`${status} ${request.what}: shows ${what}: ${pattern.exec(body)![0]}`);
+    }
+    expect(failures).toEqual([]);
+    // The owner stayed signed in throughout: the actions were reached.
+    expect((await owner.get("/settings")).status).toBe(200);
+  } finally {
+    await handle.db.destroy();
+    await server.stop();
+    await database.drop();
+  }
+}, 300_000);
