@@ -269,8 +269,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
             ),
           )}
         </ol>
-        {/* A new comment in the timeline means this one was posted: start an empty form. */}
-        {writable ? <CommentForm key={timeline.length} lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
+        {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
       </section>
     </article>
   );
