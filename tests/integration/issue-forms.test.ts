@@ -51,9 +51,9 @@ function checkedLabels(page: string): string[] {
     .map(([input]) => /value="(\d+)"/.exec(input)![1]!);
 }
 
-/** The edit form of the issue page (the page has others: status, comments). */
+/** The edit form of the issue page (the page has others: status, comments); its id names the issue and version. */
 function editForm(page: string): string {
-  return /<form[^>]*id="edit-issue"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
+  return /<form[^>]*id="edit-issue-\d+-\d+"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
 }
 
 describe("bad input on the project and issue forms", () => {

@@ -5,9 +5,10 @@ import { addComment, deleteComment, editComment, issueTimeline } from "~/comment
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton } from "~/components/forms";
 import { PriorityText, StatusBadge } from "~/components/issue-bits";
-import { IssueFieldsForm } from "~/components/issue-fields-form";
+import { IssueFieldsForm, type IssueFormOptions } from "~/components/issue-fields-form";
 import { LabelChip } from "~/components/label-chip";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type EditIssueForm, issueActionSchema } from "~/issues/forms.server";
@@ -94,6 +95,9 @@ export async function action(args: Route.ActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
   actionStatus === 409 || defaultShouldRevalidate;
 
+/** The fields of "Edit issue" as its inputs hold them. */
+type EditIssueValues = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate", string> & { labelIds: string[] };
+
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
 
@@ -115,19 +119,23 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
   const listHref = `${location.pathname.replace(/\/\d+$/, "")}${location.search}`;
   const submitted = actionData?.initialValue as { intent?: string; commentId?: string; body?: string } | undefined;
   const lastIntent = submitted?.intent;
-  const [form, fields] = useRouteForm<EditIssueForm>({
-    id: "edit-issue",
-    lastResult: lastIntent === "update" ? actionData : undefined,
-    defaultValue: {
-      title: issue.title,
-      description: issue.description,
-      status: issue.status,
-      priority: issue.priority,
-      assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
-      dueDate: issue.due_date ?? "",
-      labelIds: issue.labels.map((l) => String(l.id)),
+  const edit = useRecordForm<EditIssueValues>(
+    "edit-issue",
+    {
+      id: issue.id,
+      version: issue.version,
+      values: {
+        title: issue.title,
+        description: issue.description,
+        status: issue.status,
+        priority: issue.priority,
+        assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
+        dueDate: issue.due_date ?? "",
+        labelIds: issue.labels.map((l) => String(l.id)),
+      },
     },
-  });
+    lastIntent === "update" ? actionData : undefined,
+  );
   // Refusals of the forms without fields of their own (status, delete-comment): every message at the top.
   const refusal =
     lastIntent !== "update" && lastIntent !== "comment" && lastIntent !== "edit-comment" && actionData?.error
@@ -212,16 +220,9 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
       </section>
 
       {writable ? (
-        <details className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
+        <details key={issue.id} className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
           <summary className="cursor-pointer font-medium">Edit issue</summary>
-          <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-            <FormSummary form={form} />
-            <input type="hidden" name="version" value={issue.version} />
-            <IssueFieldsForm fields={fields} options={{ members, labels }} />
-            <SubmitButton name="intent" value="update" pendingText="Saving…">
-              Save changes
-            </SubmitButton>
-          </Form>
+          <EditIssue key={edit.key} edit={edit} options={{ members, labels }} />
         </details>
       ) : null}
 
@@ -272,6 +273,21 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
       </section>
     </article>
+  );
+}
+
+/** "Edit issue": the fields as the issue is now, with what the person changed and has not saved yet. */
+function EditIssue({ edit, options }: { edit: ReturnType<typeof useRecordForm<EditIssueValues>>; options: IssueFormOptions }) {
+  const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
+  return (
+    <Form method="post" ref={edit.formRef} {...getFormProps(form)} className="mt-4 space-y-4">
+      <FormSummary form={form} />
+      <input type="hidden" name="version" value={edit.version} />
+      <IssueFieldsForm fields={fields} options={options} />
+      <SubmitButton name="intent" value="update" pendingText="Saving…">
+        Save changes
+      </SubmitButton>
+    </Form>
   );
 }
 
