@@ -1,7 +1,7 @@
 import { createWorkspace, uniqueSlug } from "./accounts-helpers";
 import { createLabelInSettings } from "./board-helpers";
-import { expect, test } from "./fixtures";
-import { changeStatus, chosen, createProject, fact, fileIssue, issueDetail, open, openEditIssue, signUpWithWorkspace, submitOnIssue } from "./issues-helpers";
+import { expect, recordPosts, test } from "./fixtures";
+import { changeStatus, chosen, createProject, fact, fileIssue, issueDetail, nextPost, open, openEditIssue, signUpWithWorkspace, submitOnIssue } from "./issues-helpers";
 
 test.describe("edit forms", () => {
   // Each journey signs up (scrypt at N=2^17, SPEC §9) and files issues through the screens.
@@ -147,6 +147,52 @@ test.describe("edit forms", () => {
     await expect(fact(detail.article, "Due date")).toHaveText("2026-05-01");
     await expect(detail.activity).toContainText(`${me} renamed it to “My title”`);
     await expect(detail.activity).not.toContainText("removed the due date");
+  });
+
+  test("with JavaScript a quick change is one request; without it the Set buttons submit", async ({ page, context, javaScriptEnabled }, testInfo) => {
+    const { slug, name: me } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Sid Single");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "web");
+    await fileIssue(page, javaScriptEnabled, base, { title: "One request" });
+    const detail = issueDetail(page);
+    const rowStatus = page.getByRole("combobox", { name: "Status of WEB-1" });
+    const rowSet = page.getByRole("row", { name: /WEB-1/ }).getByRole("button", { name: /^Set/ });
+    const factButtons = detail.article.getByRole("definition").getByRole("button");
+
+    if (!javaScriptEnabled) {
+      await expect(detail.setStatus).toBeVisible();
+      await expect(factButtons).toHaveCount(3);
+      await expect(rowSet).toBeVisible();
+      await rowStatus.selectOption({ label: "Todo" });
+      await rowSet.click();
+      await expect(rowStatus).toHaveValue("todo");
+      await expect(detail.status).toHaveValue("todo");
+      return;
+    }
+
+    // The select saves on its own; the no-JavaScript buttons are gone once the page is hydrated.
+    await expect(factButtons).toHaveCount(0);
+    await expect(rowSet).toHaveCount(0);
+    const posts = recordPosts(page);
+    await changeStatus(page, javaScriptEnabled, "Todo");
+    await expect(rowStatus).toHaveValue("todo");
+    const saved = nextPost(page, `${base}/issues`);
+    await rowStatus.selectOption({ label: "Done" });
+    expect((await saved).status()).toBeLessThan(400);
+    await expect(detail.status).toHaveValue("done");
+    await expect(detail.activity).toContainText(`${me} changed the status from Todo to Done`);
+    expect(posts.map((post) => post.path)).toEqual([`${base}/issues/1`, `${base}/issues`]);
+
+    // A refused row change says why above the list, even when the reloaded list no longer has the row.
+    await open(page, javaScriptEnabled, `${base}/issues?status=done`);
+    const other = await context.newPage();
+    await open(other, javaScriptEnabled, `${base}/issues/1`);
+    await changeStatus(other, javaScriptEnabled, "Todo");
+    await other.close();
+    const refused = nextPost(page, `${base}/issues`);
+    await rowStatus.selectOption({ label: "Backlog" });
+    expect((await refused).status()).toBe(409);
+    await expect(page.getByRole("alert")).toHaveText(`WEB-1: This issue was changed by ${me} since you opened it: status.`);
+    await expect(rowStatus).toHaveCount(0);
   });
 
   test("settings forms show the project and workspace on screen, not the one before", async ({ page, javaScriptEnabled }, testInfo) => {

@@ -7,6 +7,7 @@ import { FormSummary, SubmitButton } from "~/components/forms";
 import { PriorityText, StatusBadge } from "~/components/issue-bits";
 import { IssueFieldsForm, type IssueFormOptions } from "~/components/issue-fields-form";
 import { LabelChip } from "~/components/label-chip";
+import { NoScriptSubmit } from "~/components/no-script-submit";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -163,7 +164,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dt className="text-zinc-600 dark:text-zinc-400">Status</dt>
         <dd>
           {writable ? (
-            <QuickChange name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
+            <QuickChange key={issue.id} name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
           ) : (
             <StatusBadge status={issue.status} />
           )}
@@ -171,7 +172,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dt className="text-zinc-600 dark:text-zinc-400">Priority</dt>
         <dd>
           {writable ? (
-            <QuickChange name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
+            <QuickChange key={issue.id} name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
           ) : (
             <PriorityText priority={issue.priority} />
           )}
@@ -180,6 +181,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dd>
           {writable ? (
             <QuickChange
+              key={issue.id}
               name="assigneeId"
               label="Assignee"
               intent="update"
@@ -392,9 +394,7 @@ function QuickChange({
           </option>
         ))}
       </select>
-      <button type="submit" className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
-        Set {label.toLowerCase()}
-      </button>
+      <NoScriptSubmit className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">Set {label.toLowerCase()}</NoScriptSubmit>
       {refusal ? (
         <span role="alert" className="text-red-700 dark:text-red-400">
           {refusal}
