@@ -1,24 +1,35 @@
 import { useForm } from "@conform-to/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useNavigation } from "react-router";
 
 type Options<Schema extends Record<string, unknown>> = Parameters<typeof useForm<Schema>>[0];
 
 /**
- * Conform's useForm for a route's form. After a successful save the action redirects and its
- * result disappears; without JavaScript the page comes back fresh, so with JavaScript the form is
- * reset too, instead of still showing the errors of an earlier attempt.
+ * Conform's useForm for a route's form. When the form's own save succeeds (its navigation ends
+ * without a result: the action redirected) the form starts afresh from its latest default values,
+ * as the page does without JavaScript, instead of keeping what was typed and the errors of an
+ * earlier attempt. It starts afresh by taking a new Conform id, which resets the form in the
+ * browser: Conform's `form.reset()` would submit a reset intent, and with validation on the server
+ * only, that goes to the server (with every field, passwords too).
  */
 export function useRouteForm<Schema extends Record<string, unknown>>(options: Options<Schema>) {
-  const [form, fields] = useForm<Schema>(options);
-  const hadResult = useRef(false);
+  const generatedId = useId();
+  const [saves, setSaves] = useState(0);
+  const submitted = useRef(false);
+  const navigation = useNavigation();
+  const id = options.id ?? generatedId;
+  const [form, fields] = useForm<Schema>({
+    ...options,
+    id: saves ? `${id}-${saves}` : id,
+    onSubmit: () => {
+      submitted.current = true;
+    },
+  });
   const { lastResult } = options;
   useEffect(() => {
-    if (lastResult) {
-      hadResult.current = true;
-    } else if (hadResult.current) {
-      hadResult.current = false;
-      form.reset();
-    }
-  }, [lastResult, form]);
+    if (navigation.state !== "idle" || !submitted.current) return;
+    submitted.current = false;
+    if (!lastResult) setSaves((count) => count + 1);
+  }, [navigation.state, lastResult]);
   return [form, fields] as const;
 }

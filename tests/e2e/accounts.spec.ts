@@ -10,7 +10,7 @@ import {
   uniqueEmail,
   uniqueSlug,
 } from "./accounts-helpers";
-import { expect, test, waitForHydration } from "./fixtures";
+import { expect, recordPosts, test, waitForHydration } from "./fixtures";
 
 const incorrect = "Email or password is incorrect.";
 
@@ -329,6 +329,7 @@ test.describe("accounts", () => {
 
     await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "Password" }).click();
     await expect(page).toHaveURL("/settings/password");
+    const posts = recordPosts(page);
     const current = page.getByLabel("Current password", { exact: true });
     const next = page.getByLabel("New password", { exact: true });
     await current.fill("not my password at all");
@@ -351,6 +352,9 @@ test.describe("accounts", () => {
     await expect(current).not.toHaveAttribute("aria-invalid", "true");
     await expect(current).toHaveValue("");
     await expect(next).toHaveValue("");
+    // Emptied in the browser: the form sent nothing more (no reset intent carrying both passwords).
+    expect(posts.map((post) => post.path)).toEqual(["/settings/password", "/settings/password"]);
+    expect(posts.filter((post) => post.body.includes("__intent__"))).toEqual([]);
 
     // The old password no longer signs in; the new one does.
     await signOut(page);

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Request } from "@playwright/test";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
@@ -48,6 +48,15 @@ export const test = base.extend<
 /** With JavaScript on, waits until React has hydrated the page, so clicks are handled client-side. */
 export async function waitForHydration(page: Page, javaScriptEnabled: boolean) {
   if (javaScriptEnabled) await page.waitForFunction(() => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+}
+
+/** Every POST the page sends from now on (documents and `.data` requests alike): its path and body. */
+export function recordPosts(page: Page) {
+  const posts: { path: string; body: string }[] = [];
+  page.on("request", (request: Request) => {
+    if (request.method() === "POST") posts.push({ path: new URL(request.url()).pathname.replace(/\.data$/, ""), body: request.postData() ?? "" });
+  });
+  return posts;
 }
 
 export { expect, runCairn };

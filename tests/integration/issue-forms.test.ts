@@ -51,9 +51,9 @@ function checkedLabels(page: string): string[] {
     .map(([input]) => /value="(\d+)"/.exec(input)![1]!);
 }
 
-/** The edit form of the issue page (the page has others: status, comments). */
+/** The edit form of the issue page (the page has others: status, comments); its id names the issue and version. */
 function editForm(page: string): string {
-  return /<form[^>]*id="edit-issue"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
+  return /<form[^>]*id="edit-issue-\d+-\d+"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
 }
 
 describe("bad input on the project and issue forms", () => {
@@ -334,6 +334,23 @@ describe("bad input on the project and issue forms", () => {
       ]) {
         expect((await post("/w/acme/p/WEB/issues", fields)).status).toBe(400);
       }
+    });
+
+    it("the list's quick status with a stale version → 409 above the list, naming the issue and who changed what", async () => {
+      // The refused row may be gone from the reloaded list (filtered out): the message names the issue.
+      const issueId = /name="issueId" value="(\d+)"/.exec((await get("/w/acme/p/WEB/issues")).body)![1]!;
+      const stale = await version();
+      must(await post("/w/acme/p/WEB/issues/1", { intent: "status", version: stale, status: "in_review" }, clients.max), 302, "Max moves it");
+      const answer = await post("/w/acme/p/WEB/issues?status=todo", { intent: "status", issueId, version: stale, status: "done" });
+      expect(answer.status).toBe(409);
+      expect(visible(answer.body)).toMatch(/role="alert"[^>]*>WEB-1: This issue was changed by Max Member since you opened it: status\.</);
+    });
+
+    it("a board move to an unknown column → 400 with a message on the board", async () => {
+      const issueId = /name="issueId" value="(\d+)"/.exec((await get("/w/acme/p/WEB/board")).body)![1]!;
+      const answer = await post("/w/acme/p/WEB/board", { intent: "move", issueId, status: "someday", position: "0" });
+      expect(answer.status).toBe(400);
+      expect(visible(answer.body)).toContain("That move was not valid.");
     });
 
     it("intent=comment with an empty body → 400 with the message", async () => {

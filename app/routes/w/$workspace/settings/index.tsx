@@ -41,13 +41,14 @@ export async function action(args: Route.ActionArgs) {
 export default function GeneralSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { name, slug, isOwner } = loaderData;
   const lastIntent = (actionData?.initialValue as { intent?: string } | undefined)?.intent;
+  // One pair of forms per workspace: switching workspaces shows the other's name and an empty confirmation.
   const [renameForm, renameFields] = useRouteForm<RenameWorkspaceForm>({
-    id: "rename",
+    id: `rename-${slug}`,
     lastResult: lastIntent === "rename" ? actionData : undefined,
     defaultValue: { name },
   });
   const [deleteForm, deleteFields] = useRouteForm<DeleteWorkspaceForm>({
-    id: "delete",
+    id: `delete-${slug}`,
     lastResult: lastIntent === "delete" ? actionData : undefined,
   });
   if (!isOwner) {

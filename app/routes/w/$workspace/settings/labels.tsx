@@ -63,7 +63,6 @@ export default function Labels({ loaderData, actionData }: Route.ComponentProps)
   const lastIntent = lastResult?.initialValue?.intent;
   const resultFor = (labelId: number) =>
     (lastIntent === "update" || lastIntent === "delete") && lastResult?.initialValue?.labelId === String(labelId) ? lastResult : undefined;
-  const newestId = labels.reduce((newest, label) => Math.max(newest, label.id), 0);
 
   return (
     <div className="space-y-10">
@@ -87,8 +86,7 @@ export default function Labels({ loaderData, actionData }: Route.ComponentProps)
         <h2 id="create-label-title" className="text-lg font-semibold">
           Create label
         </h2>
-        {/* Remounted when a label is created (a new newest id), so that the form starts empty again. */}
-        <CreateLabelForm key={newestId} lastResult={lastIntent === "create" ? lastResult : undefined} />
+        <CreateLabelForm lastResult={lastIntent === "create" ? lastResult : undefined} />
       </section>
     </div>
   );

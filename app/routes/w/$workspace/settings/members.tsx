@@ -139,8 +139,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         <h2 id="invite-title" className="text-lg font-semibold">
           Invite member
         </h2>
-        {/* A new pending invitation renders a fresh, empty form. */}
-        <Form method="post" {...getFormProps(inviteForm)} key={invitations.map((i) => i.id).join()} className="mt-3 space-y-4">
+        <Form method="post" {...getFormProps(inviteForm)} className="mt-3 space-y-4">
           <FormSummary form={inviteForm} />
           <TextField label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
           <SelectField label="Role" meta={inviteFields.role} options={roleOptions} />

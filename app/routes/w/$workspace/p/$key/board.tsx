@@ -70,10 +70,12 @@ function moved(columns: Column[], cardId: number, status: Status, position: numb
   });
 }
 
-export default function BoardPage({ loaderData, params }: Route.ComponentProps) {
+export default function BoardPage({ loaderData, actionData, params }: Route.ComponentProps) {
   const { canWrite } = loaderData;
   const projectKey = (params.key ?? "").toUpperCase();
   const fetcher = useFetcher<{ refusal?: string }>();
+  // A refused drag (fetcher) or a refused move from a card's buttons (a form, with or without JavaScript).
+  const refusal = actionData?.refusal ?? fetcher.data?.refusal;
   const [optimistic, setOptimistic] = useState<Column[] | null>(null);
   // Fresh data from the server replaces the optimistic picture.
   useEffect(() => setOptimistic(null), [loaderData]);
@@ -116,9 +118,9 @@ export default function BoardPage({ loaderData, params }: Route.ComponentProps) 
 
   return (
     <div>
-      {fetcher.data?.refusal ? (
+      {refusal ? (
         <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-          {fetcher.data.refusal}
+          {refusal}
         </p>
       ) : null}
       <DndContext

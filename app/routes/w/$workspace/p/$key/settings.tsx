@@ -13,7 +13,7 @@ import type { Route } from "./+types/settings";
 
 export async function loader(args: Route.LoaderArgs) {
   const { project } = await requireProject(args, "projects:manage");
-  return { name: project.name, description: project.description, archived: project.archived_at !== null };
+  return { id: project.id, name: project.name, description: project.description, archived: project.archived_at !== null };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -34,8 +34,9 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ProjectSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { name, description, archived } = loaderData;
-  const [form, fields] = useRouteForm<ProjectSettingsForm>({ lastResult: actionData, defaultValue: { name, description } });
+  const { id, name, description, archived } = loaderData;
+  // One form per project: going from one project's settings to another's shows the other's values.
+  const [form, fields] = useRouteForm<ProjectSettingsForm>({ id: `project-${id}`, lastResult: actionData, defaultValue: { name, description } });
   return (
     <div className="max-w-xl space-y-10">
       {archived ? (

@@ -5,9 +5,11 @@ import { addComment, deleteComment, editComment, issueTimeline } from "~/comment
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton } from "~/components/forms";
 import { PriorityText, StatusBadge } from "~/components/issue-bits";
-import { IssueFieldsForm } from "~/components/issue-fields-form";
+import { IssueFieldsForm, type IssueFormOptions } from "~/components/issue-fields-form";
 import { LabelChip } from "~/components/label-chip";
+import { NoScriptSubmit } from "~/components/no-script-submit";
 import { parseForm } from "~/forms/parse-form.server";
+import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type EditIssueForm, issueActionSchema } from "~/issues/forms.server";
@@ -94,6 +96,9 @@ export async function action(args: Route.ActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
   actionStatus === 409 || defaultShouldRevalidate;
 
+/** The fields of "Edit issue" as its inputs hold them. */
+type EditIssueValues = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate", string> & { labelIds: string[] };
+
 const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
 
@@ -115,19 +120,23 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
   const listHref = `${location.pathname.replace(/\/\d+$/, "")}${location.search}`;
   const submitted = actionData?.initialValue as { intent?: string; commentId?: string; body?: string } | undefined;
   const lastIntent = submitted?.intent;
-  const [form, fields] = useRouteForm<EditIssueForm>({
-    id: "edit-issue",
-    lastResult: lastIntent === "update" ? actionData : undefined,
-    defaultValue: {
-      title: issue.title,
-      description: issue.description,
-      status: issue.status,
-      priority: issue.priority,
-      assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
-      dueDate: issue.due_date ?? "",
-      labelIds: issue.labels.map((l) => String(l.id)),
+  const edit = useRecordForm<EditIssueValues>(
+    "edit-issue",
+    {
+      id: issue.id,
+      version: issue.version,
+      values: {
+        title: issue.title,
+        description: issue.description,
+        status: issue.status,
+        priority: issue.priority,
+        assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
+        dueDate: issue.due_date ?? "",
+        labelIds: issue.labels.map((l) => String(l.id)),
+      },
     },
-  });
+    lastIntent === "update" ? actionData : undefined,
+  );
   // Refusals of the forms without fields of their own (status, delete-comment): every message at the top.
   const refusal =
     lastIntent !== "update" && lastIntent !== "comment" && lastIntent !== "edit-comment" && actionData?.error
@@ -155,7 +164,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dt className="text-zinc-600 dark:text-zinc-400">Status</dt>
         <dd>
           {writable ? (
-            <QuickChange name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
+            <QuickChange key={issue.id} name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
           ) : (
             <StatusBadge status={issue.status} />
           )}
@@ -163,7 +172,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dt className="text-zinc-600 dark:text-zinc-400">Priority</dt>
         <dd>
           {writable ? (
-            <QuickChange name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
+            <QuickChange key={issue.id} name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
           ) : (
             <PriorityText priority={issue.priority} />
           )}
@@ -172,6 +181,7 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
         <dd>
           {writable ? (
             <QuickChange
+              key={issue.id}
               name="assigneeId"
               label="Assignee"
               intent="update"
@@ -212,16 +222,9 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
       </section>
 
       {writable ? (
-        <details className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
+        <details key={issue.id} className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
           <summary className="cursor-pointer font-medium">Edit issue</summary>
-          <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-            <FormSummary form={form} />
-            <input type="hidden" name="version" value={issue.version} />
-            <IssueFieldsForm fields={fields} options={{ members, labels }} />
-            <SubmitButton name="intent" value="update" pendingText="Saving…">
-              Save changes
-            </SubmitButton>
-          </Form>
+          <EditIssue key={edit.key} edit={edit} options={{ members, labels }} />
         </details>
       ) : null}
 
@@ -269,10 +272,24 @@ export default function IssueDetail({ loaderData, actionData }: Route.ComponentP
             ),
           )}
         </ol>
-        {/* A new comment in the timeline means this one was posted: start an empty form. */}
-        {writable ? <CommentForm key={timeline.length} lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
+        {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
       </section>
     </article>
+  );
+}
+
+/** "Edit issue": the fields as the issue is now, with what the person changed and has not saved yet. */
+function EditIssue({ edit, options }: { edit: ReturnType<typeof useRecordForm<EditIssueValues>>; options: IssueFormOptions }) {
+  const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
+  return (
+    <Form method="post" ref={edit.formRef} {...getFormProps(form)} className="mt-4 space-y-4">
+      <FormSummary form={form} />
+      <input type="hidden" name="version" value={edit.version} />
+      <IssueFieldsForm fields={fields} options={options} />
+      <SubmitButton name="intent" value="update" pendingText="Saving…">
+        Save changes
+      </SubmitButton>
+    </Form>
   );
 }
 
@@ -377,9 +394,7 @@ function QuickChange({
           </option>
         ))}
       </select>
-      <button type="submit" className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
-        Set {label.toLowerCase()}
-      </button>
+      <NoScriptSubmit className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">Set {label.toLowerCase()}</NoScriptSubmit>
       {refusal ? (
         <span role="alert" className="text-red-700 dark:text-red-400">
           {refusal}

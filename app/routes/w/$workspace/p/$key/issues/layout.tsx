@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, Outlet, redirect, useFetcher, useLocation, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
@@ -5,6 +6,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FilterSelect } from "~/components/filter-select";
 import { PriorityText } from "~/components/issue-bits";
 import { LabelChip } from "~/components/label-chip";
+import { NoScriptSubmit } from "~/components/no-script-submit";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
 import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
@@ -43,11 +45,13 @@ export async function action(args: Route.ActionArgs) {
   const submission = await parseForm(args.request, quickStatusSchema);
   if (submission.status !== "success") return data({ refusal: "Choose a status." }, { status: 400 });
   const { issueId, version, status } = submission.value;
-  const issue = await db.selectFrom("issues").select("id").where("id", "=", issueId).where("project_id", "=", project.id).executeTakeFirst();
+  const issue = await db.selectFrom("issues").select("number").where("id", "=", issueId).where("project_id", "=", project.id).executeTakeFirst();
   if (!issue) throw data("Issue not found.", { status: 404 });
   const saved = await updateIssue(db, { issueId, workspaceId: workspace.id, actorId: user.id, version, changes: { status }, now: new Date() });
-  if ("conflict" in saved) return data({ refusal: conflictMessage(saved) }, { status: 409 });
-  if ("field" in saved) return data({ refusal: saved.message }, { status: 400 });
+  // Shown above the list, which names the issue: the reloaded list may no longer have its row.
+  const refuse = (message: string, status: number) => data({ refusal: `${issueKey(project.key, issue.number)}: ${message}` }, { status });
+  if ("conflict" in saved) return refuse(conflictMessage(saved), 409);
+  if ("field" in saved) return refuse(saved.message, 400);
   return redirect(safeRedirect(submission.value.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
 }
 
@@ -84,8 +88,16 @@ function listHref(filters: IssueFilters, changes: Partial<Record<string, string 
   return query ? `?${query}` : "?";
 }
 
+/** The fetcher of a row's status select, by issue; the list reads the latest one's answer too. */
+const quickStatusKey = (issueId: number | null) => `issue-status-${issueId ?? "none"}`;
+
 export default function IssueList({ loaderData, actionData }: Route.ComponentProps) {
   const { page, filters, members, labels, canWrite } = loaderData;
+  // A refused row change shows above the table: its row may be gone from the reloaded list (a filter
+  // no longer matches, another page), and the list keeps that row's fetcher, and its answer, alive.
+  const [changedIssueId, setChangedIssueId] = useState<number | null>(null);
+  const rowChange = useFetcher<{ refusal?: string }>({ key: quickStatusKey(changedIssueId) });
+  const refusal = actionData?.refusal ?? rowChange.data?.refusal;
   const params = useParams();
   const base = `/w/${params.workspace}/p/${params.key}`;
   const projectKey = (params.key ?? "").toUpperCase();
@@ -184,9 +196,9 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           ) : null}
         </Form>
 
-        {actionData?.refusal ? (
+        {refusal ? (
           <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-            {actionData.refusal}
+            {refusal}
           </p>
         ) : null}
 
@@ -215,7 +227,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
                       </Link>
                     </td>
                     <td className="py-2 pr-2">
-                      <QuickStatus issue={issue} canWrite={canWrite} projectKey={projectKey} />
+                      <QuickStatus issue={issue} canWrite={canWrite} projectKey={projectKey} onChange={setChangedIssueId} />
                     </td>
                     <td className="py-2 pr-2">
                       <PriorityText priority={issue.priority} />
@@ -269,10 +281,20 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
 
 /**
  * A status select on each row. With JavaScript the change applies at once (optimistically) and
- * rolls back, with the server's message, if it is refused; without, "Set" submits it.
+ * rolls back if it is refused (the list says why); without, "Set" submits it.
  */
-function QuickStatus({ issue, canWrite, projectKey }: { issue: { id: number; number: number; status: Status; version: number }; canWrite: boolean; projectKey: string }) {
-  const fetcher = useFetcher<{ refusal?: string }>();
+function QuickStatus({
+  issue,
+  canWrite,
+  projectKey,
+  onChange,
+}: {
+  issue: { id: number; number: number; status: Status; version: number };
+  canWrite: boolean;
+  projectKey: string;
+  onChange: (issueId: number) => void;
+}) {
+  const fetcher = useFetcher({ key: quickStatusKey(issue.id) });
   const location = useLocation();
   const pending = fetcher.formData?.get("status") as Status | undefined;
   const shown = pending ?? issue.status;
@@ -288,7 +310,10 @@ function QuickStatus({ issue, canWrite, projectKey }: { issue: { id: number; num
         name="status"
         aria-label={label}
         value={shown}
-        onChange={(event) => fetcher.submit(event.currentTarget.form)}
+        onChange={(event) => {
+          onChange(issue.id);
+          void fetcher.submit(event.currentTarget.form);
+        }}
         className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
       >
         {statuses.map((s) => (
@@ -297,14 +322,9 @@ function QuickStatus({ issue, canWrite, projectKey }: { issue: { id: number; num
           </option>
         ))}
       </select>
-      <button type="submit" className="rounded border border-zinc-300 px-1 text-xs dark:border-zinc-700">
+      <NoScriptSubmit className="rounded border border-zinc-300 px-1 text-xs dark:border-zinc-700">
         Set<span className="sr-only"> {label}</span>
-      </button>
-      {fetcher.data?.refusal ? (
-        <span role="alert" className="text-xs text-red-700 dark:text-red-400">
-          {fetcher.data.refusal}
-        </span>
-      ) : null}
+      </NoScriptSubmit>
     </fetcher.Form>
   );
 }
