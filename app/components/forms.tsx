@@ -92,21 +92,25 @@ export function SelectField({
   );
 }
 
-/** The summary at the top of a rejected form: what went wrong as a whole, and how many fields need fixing. */
-export function FormSummary({ form }: { form: FormMetadata<any, string[]> }) {
-  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.name).length;
-  const formErrors = form.errors ?? [];
-  if (!formErrors.length && !fieldErrors) return null;
+/**
+ * The summary at the top of a rejected form: what went wrong as a whole, and how many fields need
+ * fixing. A hidden field (a record's version) has nowhere to show its message, so it shows here.
+ */
+export function FormSummary({ form, hiddenFields = [] }: { form: FormMetadata<any, string[]>; hiddenFields?: string[] }) {
+  const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.name);
+  const marked = fieldErrors.filter(([name]) => !hiddenFields.includes(name)).length;
+  const messages = [...(form.errors ?? []), ...fieldErrors.filter(([name]) => hiddenFields.includes(name)).flatMap(([, errors]) => errors)];
+  if (!messages.length && !marked) return null;
   return (
     <div
       id={form.errorId}
       role="alert"
       className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
     >
-      {formErrors.map((error) => (
-        <p key={error}>{error}</p>
+      {messages.map((message) => (
+        <p key={message}>{message}</p>
       ))}
-      {fieldErrors ? <p>{fieldErrors === 1 ? "Please correct the field marked below." : `Please correct the ${fieldErrors} fields marked below.`}</p> : null}
+      {marked ? <p>{marked === 1 ? "Please correct the field marked below." : `Please correct the ${marked} fields marked below.`}</p> : null}
     </div>
   );
 }

@@ -304,6 +304,9 @@ describe("bad input on the project and issue forms", () => {
       const answer = await post("/w/acme/p/WEB/issues/1", fields);
       expect(answer.status).toBe(400);
       keptTitle(editForm(visible(answer.body)));
+      // The version is a hidden field: its message is in the summary, not "the field marked below".
+      expect(editForm(visible(answer.body))).toContain("Reload the issue and try again.");
+      expect(editForm(visible(answer.body))).not.toContain("marked below");
     });
 
     it("a version beyond any saved one is a conflict or a refusal, never a 500", async () => {

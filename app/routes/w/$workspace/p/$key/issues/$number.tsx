@@ -283,7 +283,7 @@ function EditIssue({ edit, options }: { edit: ReturnType<typeof useRecordForm<Ed
   const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
   return (
     <Form method="post" ref={edit.formRef} {...getFormProps(form)} className="mt-4 space-y-4">
-      <FormSummary form={form} />
+      <FormSummary form={form} hiddenFields={["version"]} />
       <input type="hidden" name="version" value={edit.version} />
       <IssueFieldsForm fields={fields} options={options} />
       <SubmitButton name="intent" value="update" pendingText="Saving…">
