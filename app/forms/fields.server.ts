@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { passwordProblem } from "~/auth/password.server";
+import { controlCharacter, directionCharacter, type Lines, lineBreak, loneSurrogate, refusedCharacters, storableText } from "./text-characters";
 
 /**
  * The largest value of PostgreSQL's `integer`, the type of every id, number, version and position
@@ -14,45 +15,24 @@ export function parsePositiveInteger(raw: string | null | undefined): number | n
   return value <= maxInteger ? value : null;
 }
 
-/*
- * Characters no text field takes (issue 11):
- * - NUL and the other control characters: invisible, and PostgreSQL refuses NUL outright. Tabs and
- *   line breaks are text in multi-line fields only.
- * - Lone surrogates: half of a character, which no UTF-8 database can store as typed.
- * - Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they make a
- *   title, a name or a label show in another order than it reads ("exe.txt" shown for "txt.exe").
- *   A single line has no use for them. Multi-line Markdown refuses only the two overrides (U+202D,
- *   U+202E), which force characters into reverse order and serve only to disguise text ("Trojan
- *   Source"); right-to-left prose mixed with other scripts may need the embeddings and isolates,
- *   and their effect ends with the paragraph, which the same author wrote.
- * The marks U+200E, U+200F and U+061C stay allowed everywhere: they order only the punctuation
- * next to them, and right-to-left names need them.
- */
-const lineBreak = /[\n\r\u0085\u2028\u2029]/;
-const singleLineControl = /[\u0000-\u001f\u007f-\u009f]/;
-const multiLineControl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const bidiControl = /[\u202a-\u202e\u2066-\u2069]/;
-const bidiOverride = /[\u202d\u202e]/;
-const loneSurrogate = /\p{Cs}/u;
-
 export const singleLineMessage = "Use a single line, without line breaks.";
 export const brokenCharacterMessage = "Retype this text: it has a broken character (half of an emoji or symbol).";
 
 const codePoint = (character: string) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Why `text` cannot be saved as it is, in words for the person who typed it; undefined when it can. */
-export function textProblem(text: string, lines: "single" | "multiple"): string | undefined {
+export function textProblem(text: string, lines: Lines): string | undefined {
   if (loneSurrogate.test(text)) return brokenCharacterMessage;
   if (lines === "single" && lineBreak.test(text)) return singleLineMessage;
-  const control = (lines === "single" ? singleLineControl : multiLineControl).exec(text);
+  const control = controlCharacter[lines].exec(text);
   if (control) return `Remove the invisible control character (${codePoint(control[0])}).`;
-  const bidi = (lines === "single" ? bidiControl : bidiOverride).exec(text);
-  if (bidi) return `Remove the invisible character that changes the direction of text (${codePoint(bidi[0])}).`;
+  const direction = directionCharacter[lines].exec(text);
+  if (direction) return `Remove the invisible character that changes the direction of text (${codePoint(direction[0])}).`;
   return undefined;
 }
 
 /** The check of textProblem, as the first of a field's checks: the others would only add noise. */
-const allowedCharacters = (lines: "single" | "multiple") => (text: string, ctx: z.RefinementCtx) => {
+const allowedCharacters = (lines: Lines) => (text: string, ctx: z.RefinementCtx) => {
   const problem = textProblem(text, lines);
   if (problem) ctx.addIssue({ code: "custom", message: problem, continue: false });
 };
@@ -89,16 +69,12 @@ export function queryText(params: URLSearchParams, name: string, max: number): {
 
 /**
  * The User-Agent header, as sessions and monitoring store it. A browser cannot be asked to fix its
- * header, so it is cleaned rather than refused: control and direction characters dropped, broken
- * characters replaced, at most 500 characters; null when nothing is left.
+ * header, so it is cleaned rather than refused: what a one-line field refuses is dropped, and it is
+ * cut to 500 characters; null when nothing is left.
  */
 export function storedUserAgent(request: Request): string | null {
-  const cleaned = (request.headers.get("user-agent") ?? "")
-    .replace(new RegExp(`${singleLineControl.source}|${bidiControl.source}`, "g"), "")
-    .replace(new RegExp(loneSurrogate.source, "gu"), "\ufffd")
-    .trim()
-    .slice(0, 500);
-  return cleaned || null;
+  const cleaned = (request.headers.get("user-agent") ?? "").replace(refusedCharacters.single, "").trim();
+  return cleaned ? storableText(cleaned, "single", 500) : null;
 }
 
 /** Field rules of SPEC §5 that several forms share; each message says how to fix the value. */

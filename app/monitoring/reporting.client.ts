@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, matchRoutes, type RouteObject } from "react-router";
 import type { Metric } from "web-vitals";
+import { storableText } from "~/forms/text-characters";
 
 /**
  * Browser reporting (SPEC §7): uncaught errors, unhandled rejections, error boundaries that
@@ -111,10 +112,10 @@ function reportError(error: unknown, route: string, prefix = ""): void {
   const what = isError ? `${error.name}: ${error.message}` : describe(error);
   enqueue({
     kind: "client_error",
-    message: truncate(`${prefix}${what}`, maxLength.message) || "Unknown error",
-    ...(isError && error.stack ? { stack: truncate(error.stack, maxLength.stack) } : {}),
+    message: storableText(`${prefix}${what}`, "multiple", maxLength.message) || "Unknown error",
+    ...(isError && error.stack ? { stack: storableText(error.stack, "multiple", maxLength.stack) } : {}),
     route,
-    url: truncate(currentPath(), maxLength.url),
+    url: storableText(currentPath(), "single", maxLength.url),
   });
 }
 
@@ -131,7 +132,7 @@ function onMetric(metric: Metric): void {
       rating: metric.rating,
       // Measured over the page load, as CrUX does: tagged with the route the page loaded on.
       route: landingPath,
-      url: truncate(landingPath, maxLength.url),
+      url: storableText(landingPath, "single", maxLength.url),
     };
     // A newer value of the same metric replaces one not yet sent.
     if (pendingMetrics.has(metric.id)) {
@@ -162,7 +163,7 @@ function flush(): void {
   hiding = false;
   if (queue.length === 0) return;
   // Until now `route` held a path (or a pattern): now the router surely exists to name its pattern.
-  const events = queue.map((event) => ({ ...event, route: truncate(routePattern(event.route), maxLength.route) || "/" }));
+  const events = queue.map((event) => ({ ...event, route: storableText(routePattern(event.route), "single", maxLength.route) || "/" }));
   queue = [];
   for (const [id] of pendingMetrics) sentMetricIds.add(id);
   pendingMetrics.clear();
@@ -215,11 +216,6 @@ function describe(value: unknown): string {
 }
 
 /** At most `max` characters, without the control characters the server refuses (tabs and line breaks stay). */
-function truncate(text: string, max: number): string {
-  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "\ufffd");
-  return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
-}
-
 function byteLength(value: unknown): number {
   return new TextEncoder().encode(JSON.stringify(value)).byteLength;
 }

@@ -18,6 +18,7 @@ import {
   storedUserAgent,
   textProblem,
 } from "~/forms/fields.server";
+import { storableText } from "~/forms/text-characters";
 
 const messages = (schema: z.ZodType, value: unknown) => {
   const result = schema.safeParse(value);
@@ -161,5 +162,33 @@ describe("storedUserAgent", () => {
     expect(from(`Mozilla/5.0 ${"x".repeat(1000)}`)).toHaveLength(500);
     expect(from("\u0085\u009b")).toBeNull();
     expect(from()).toBeNull();
+  });
+});
+
+describe("storableText (what the browser's error reports send)", () => {
+  const hostile = [
+    "plain",
+    "nul \u0000 and bell \u0007",
+    "C1 \u0085\u009b controls",
+    "override \u202e txt.exe",
+    "isolate \u2066x\u2069 and embedding \u202a",
+    "half \ud83d of an emoji",
+    "line\nbreaks\r\nand\u2028separators",
+    `${"x".repeat(999)}😀 cut between the halves of an emoji`,
+  ];
+
+  it.each(["single", "multiple"] as const)("gives %s-line text the server accepts, within the length", (lines) => {
+    for (const text of hostile) {
+      const stored = storableText(text, lines, 1000);
+      expect(textProblem(stored, lines), JSON.stringify(text)).toBeUndefined();
+      expect(stored.length).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it("keeps what is allowed, and marks a cut", () => {
+    expect(storableText("line\nbreak", "multiple", 100)).toBe("line\nbreak");
+    expect(storableText("right\u200fto\u200eleft", "single", 100)).toBe("right\u200fto\u200eleft");
+    expect(storableText("abcdef", "single", 4)).toBe("abc…");
+    expect(storableText("ab😀c", "single", 4)).toBe("ab…");
   });
 });
