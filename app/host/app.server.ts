@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
-import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
@@ -143,19 +144,43 @@ const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
 
 /**
  * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so
- * that it is refused before it is read; a streamed one without a length gets 411. The body is
- * never read, so the connection is closed after the answer: kept alive, it would wait for that
- * body and read whatever the client sends next (its next request) as part of it.
+ * that it is refused before it is read; a streamed one without a length gets 411.
  */
 const refuseLargeBodies: RequestHandler = (req, res, next) => {
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"]) {
-    res.status(411).set("Connection", "close").type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+    closeAfterRefusingBody(req, res);
+    res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
     return;
   }
   if (Number(length ?? 0) <= maxBodyBytes) return next();
-  res.status(413).set("Connection", "close").type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
+  closeAfterRefusingBody(req, res);
+  res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
 };
+
+/** How long a refused body may keep arriving before its connection is cut. */
+const lingerMs = 2000;
+
+/**
+ * The body of a refused request is never read, so its connection is closed after the answer: kept
+ * alive, it would wait for that body and read the client's next request as part of it. But closing
+ * a socket with data still arriving resets the connection, and the client — which, like a browser
+ * posting a form, may still be sending — can lose the answer. So the answer is sent and the sending
+ * side closed, then what the client still sends is read and dropped until it closes its side, for
+ * at most `lingerMs` ("lingering close", as nginx and Apache do).
+ */
+function closeAfterRefusingBody(req: Request, res: Response) {
+  res.set("Connection", "close");
+  const socket = req.socket;
+  // Node closes a `Connection: close` socket with destroySoon once the answer is written.
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    this.end();
+    const cut = setTimeout(() => this.destroy(), lingerMs);
+    this.once("close", () => clearTimeout(cut));
+    this.once("end", () => this.destroy());
+    this.resume();
+  };
+}
 
 /** Errors that escape React Router (they should not): logged with a digest like any other. */
 function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
