@@ -2,9 +2,9 @@
  * Issue 11: whatever a client sends, Cairn answers below 500 and shows no stack trace, no SQL and no
  * error message of its own. Every form route and every list URL (SPEC §2 and "Form fields") gets
  * odd values — NUL, text-direction controls, lone surrogates, line separators, huge, negative and
- * malformed numbers — in each field and query parameter, bodies of the wrong content type, broken
- * percent-encodings, and odd route parameters, as a signed-in owner (so that actions are reached) on
- * every database.
+ * malformed numbers — in each field and query parameter, bodies of the wrong content type or over
+ * 1 MiB, broken percent-encodings, malformed or foreign Host headers, and odd route parameters, as a
+ * signed-in owner (so that actions are reached) on every database.
  *
  * To add a kind of request, add a `RequestKind` to `requestKinds`: it turns each form, list URL or
  * route of the site (or the site itself) into the requests it wants sent. Requests go over a raw
@@ -96,6 +96,23 @@ const dataUrl = (path: string) => {
   return `${pathname === "/" ? "/_root" : pathname}.data${query === undefined ? "" : `?${query}`}`;
 };
 
+/** The same request with a Host that makes no URL, with none, and addressed to another host. */
+function malformedHosts(path: string, method: "GET" | "POST", as: Who, body?: string): HostileRequest[] {
+  const withBody = body === undefined ? {} : { body };
+  const bodyHeaders = body === undefined ? {} : urlencoded;
+  return [
+    ...["a b", "300.0.0.1", "example.com:99999", "user@example.com", ""].map((host) => ({
+      what: `${method} ${path} with Host ${JSON.stringify(host)}`,
+      method,
+      target: path,
+      as,
+      headers: { ...bodyHeaders, host },
+      ...withBody,
+    })),
+    { what: `${method} ${path} addressed to another host`, method, target: `http://elsewhere.example${path}`, as, headers: bodyHeaders, ...withBody },
+  ];
+}
+
 function* fieldValues(name: string, numeric: readonly string[] = []): Generator<[string, string]> {
   for (const [what, value] of Object.entries(hostileText)) yield [what, value];
   if (numeric.includes(name)) for (const value of hostileNumbers) yield [JSON.stringify(value), value];
@@ -167,6 +184,26 @@ const requestKinds: RequestKind[] = [
           return [get, post];
         }),
       ),
+  },
+  {
+    name: "oversized bodies",
+    // Over SPEC §9's 1 MiB, sent whole as a browser posts a form: refused (413) before it is read.
+    forForm: (form) => [
+      {
+        what: `${form.path} with a body over 1 MiB`,
+        method: "POST" as const,
+        target: form.path,
+        as: form.as,
+        headers: urlencoded,
+        body: formBody({ ...form.fields, padding: "x".repeat(1024 * 1024) }),
+      },
+    ],
+  },
+  {
+    name: "malformed Host",
+    // No URL of this site can be made of them: 400 before any route runs. ("" sends no Host at all.)
+    forForm: (form) => malformedHosts(form.path, "POST", form.as, formBody(form.fields)),
+    forList: (list) => malformedHosts(list.path, "GET", list.as),
   },
   {
     name: "odd User-Agent headers",
@@ -336,8 +373,11 @@ function send(baseUrl: string, cookie: string, request: HostileRequest): Promise
   if (request.as === "owner") headers.cookie = cookie;
   if (request.method === "POST") headers.origin = url.origin;
   if (body) headers["content-length"] = String(body.byteLength);
+  // An empty Host means none at all.
+  const setHost = headers.host !== "";
+  if (!setHost) delete headers.host;
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: request.method, path: request.target, headers }, (response) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: request.method, path: request.target, headers, setHost }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ request, status: response.statusCode!, body: Buffer.concat(chunks).toString("utf8") }));
