@@ -4,7 +4,7 @@ import { HydratedRouter } from "react-router/dom";
 import { readRenderErrorDigest, RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { startReporting } from "~/monitoring/reporting.client";
 
-// Browser errors and web vitals to POST /monitoring (SPEC §7); first, so that errors while hydrating count.
+// Browser errors and web vitals to POST /monitoring (docs/product.md, Monitoring); first, so that errors while hydrating count.
 startReporting();
 
 const renderErrorDigest = readRenderErrorDigest(document);

@@ -3,7 +3,7 @@ import type { Dialect } from "~/db/database.server";
 import { latinFoldPairs } from "~/search/latin-folding";
 
 /**
- * Full-text search over issue titles, descriptions and live comments (SPEC §2 /w/:workspace/search).
+ * Full-text search over issue titles, descriptions and live comments (docs/product.md, Screens /w/:workspace/search).
  *
  * SQLite: one FTS5 table, `search_index(title, body)`, one row per issue (its title and description,
  * rowid = id * 2) and one per live comment (body, rowid = id * 2 + 1), kept in step by triggers.

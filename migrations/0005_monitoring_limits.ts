@@ -5,7 +5,7 @@ import type { Dialect } from "~/db/database.server";
 export async function up(db: Kysely<any>, dialect: Dialect) {
   const t = columnTypes(dialect);
 
-  // SPEC §9: 60 monitoring beacons per minute per client. One row per accepted beacon, counted over
+  // docs/product.md, Limits: 60 monitoring beacons per minute per client. One row per accepted beacon, counted over
   // a sliding window in the database so that every instance sees the same counts.
   await t
     .withId(db.schema.createTable("beacon_hits"))

@@ -43,7 +43,7 @@ export async function createAccount(
 }
 
 /**
- * Sign-ups per client address (SPEC additions): far more than a team signing up together from one
+ * Sign-ups per client address (docs/product.md, Limits): far more than a team signing up together from one
  * office in ten minutes, far fewer than a flood (each sign-up costs a 128 MiB scrypt).
  */
 export const signUpLimit: Limit = { uses: 20, windowMs: 10 * 60 * 1000 };

@@ -44,7 +44,7 @@ function oncePerRequest<T>(args: Args, key: string, lookup: () => Promise<T>): P
 }
 
 /**
- * The one gate of every workspace URL: the user, their membership and SPEC §6's matrix. Someone
+ * The one gate of every workspace URL: the user, their membership and docs/product.md, Roles's matrix. Someone
  * who is not a member gets 404, so a workspace's existence is not revealed; a member without the
  * permission gets 403, whether or not the screen offered the action.
  */

@@ -2,7 +2,7 @@ import type { Database } from "~/db/database.server";
 import { hashToken, newToken } from "./tokens.server";
 
 const day = 24 * 60 * 60 * 1000;
-/** SPEC §9: 30 days absolute, 14 days idle. */
+/** docs/product.md, Limits: 30 days absolute, 14 days idle. */
 export const sessionLifetime = { absoluteMs: 30 * day, idleMs: 14 * day } as const;
 /** `last_seen_at` is written at most this often, not on every request. */
 const lastSeenResolutionMs = 60_000;

@@ -1,7 +1,7 @@
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { clearKey, type Limit, releaseHits, takeSlot } from "~/security/sliding-window.server";
 
-/** SPEC §9: 10 sign-in attempts per 15 minutes, per account and per IP, then 429. */
+/** docs/product.md, Limits: 10 sign-in attempts per 15 minutes, per account and per IP, then 429. */
 export const signInLimit: Limit = { uses: 10, windowMs: 15 * 60 * 1000 };
 
 type Who = { email: string; ip: string | null };

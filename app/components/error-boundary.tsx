@@ -41,7 +41,7 @@ function describe(error: unknown, renderDigest: string | undefined): ErrorView {
  */
 export function RouteErrorBoundary({ digestHref }: { digestHref?: (digest: string) => string }) {
   const error = useRouteError();
-  // Browser monitoring (SPEC §7): effects run only in the browser, where the reporter exists.
+  // Browser monitoring (docs/product.md, Monitoring): effects run only in the browser, where the reporter exists.
   useEffect(() => reportBoundaryError(error, window.location.pathname), [error]);
   const view = describe(error, useRenderErrorDigest());
   return (

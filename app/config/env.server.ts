@@ -110,7 +110,7 @@ function parseHttpUrl(variable: string, raw: string): URL {
 /**
  * The standard OpenTelemetry variables, read as the SDK reads them: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT
  * is the logs URL itself; OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL, to which
- * `v1/logs` is appended. With neither, nothing is exported (SPEC §7: no third-party calls by default).
+ * `v1/logs` is appended. With neither, nothing is exported (docs/product.md, Monitoring: no third-party calls by default).
  */
 function parseOtlpLogsUrl(env: NodeJS.ProcessEnv): string | undefined {
   const { OTEL_EXPORTER_OTLP_ENDPOINT: baseRaw, OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: logsRaw } = env;

@@ -77,7 +77,7 @@ export function storedUserAgent(request: Request): string | null {
   return cleaned ? storableText(cleaned, "single", 500) : null;
 }
 
-/** Field rules of SPEC §5 that several forms share; each message says how to fix the value. */
+/** Field rules of docs/product.md, Rules for what is submitted that several forms share; each message says how to fix the value. */
 export const emailField = z
   .string({ error: "Enter an email address." })
   .trim()

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { $ZodType } from "zod/v4/core";
 
-/** What a route's error boundary shows when a form's body is not a form (SPEC additions: 415, or 400). */
+/** What a route's error boundary shows when a form's body is not a form (docs/product.md, Errors: 415, or 400). */
 export const unreadableFormMessage = "This form could not be read. Reload the page and try again.";
 
 /** The encodings a browser gives a form (and React Router's fetchers, with JavaScript). */

@@ -35,7 +35,7 @@ export type HostOptions = {
   assets: { vite: ViteDevServer } | { clientDir: string };
 };
 
-/** SPEC §9: no request body over 1 MiB. */
+/** docs/product.md, Limits: no request body over 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
@@ -143,7 +143,7 @@ const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
 };
 
 /**
- * SPEC §9: a request body is at most 1 MiB. A body must say its length (browsers always do), so
+ * docs/product.md, Limits: a request body is at most 1 MiB. A body must say its length (browsers always do), so
  * that it is refused before it is read; a streamed one without a length gets 411.
  */
 const refuseLargeBodies: RequestHandler = (req, res, next) => {

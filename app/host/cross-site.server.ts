@@ -5,7 +5,7 @@ const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 const ownSites = new Set(["same-origin", "none"]);
 
 /**
- * SPEC: a mutation from another origin is refused with 403. Browsers say where a request comes from
+ * docs/product.md, Errors: a mutation from another origin is refused with 403. Browsers say where a request comes from
  * (Sec-Fetch-Site, or at least Origin), so a forged form post is caught; scripts and browsers that
  * send neither pass. Behind a TLS proxy, `trust proxy` makes req.protocol the visitor's https.
  */

@@ -4,7 +4,7 @@ import type { DB, Status } from "~/db/schema";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const issuePageSize = 50;
 
 export type IssueFilters = {

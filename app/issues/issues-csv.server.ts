@@ -5,7 +5,7 @@ import { type IssueSort, issueKey, priorityLabels, priorityOf, statusLabels } fr
 import { applyIssueFilters, type IssueFilters, orderIssues } from "./issue-list.server";
 
 /*
- * The issue list as CSV (SPEC §2: `GET /w/:workspace/p/:key/issues.csv`): every issue the list's
+ * The issue list as CSV (docs/product.md, Screens: `GET /w/:workspace/p/:key/issues.csv`): every issue the list's
  * filters match, on all its pages, in the list's order. RFC 4180 (comma, CRLF, quoted when needed,
  * quotes doubled), UTF-8 with a byte order mark so that spreadsheet programs read accents right,
  * and cells that a spreadsheet would run as a formula neutralised (OWASP "CSV injection").

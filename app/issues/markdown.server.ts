@@ -60,7 +60,7 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   return `<a${self.renderAttrs({ attrs })}>${text}</a>`;
 };
 
-/** Issue descriptions and comments as HTML that is safe to insert into a page (SPEC §3). */
+/** Issue descriptions and comments as HTML that is safe to insert into a page (docs/product.md, What is stored). */
 export function renderMarkdown(source: string): string {
   return md.render(source);
 }

@@ -5,7 +5,7 @@ import { singleLineText } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
 import { labelColors } from "./palette";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const maxLabelsPerWorkspace = 100;
 export const maxLabelsPerIssue = 10;
 

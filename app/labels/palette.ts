@@ -1,4 +1,4 @@
-/** The fixed palette of label colors (SPEC §3); a label stores one of these names. */
+/** The fixed palette of label colors (docs/product.md, What is stored); a label stores one of these names. */
 export const labelColors = ["gray", "red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink"] as const;
 export type LabelColor = (typeof labelColors)[number];
 

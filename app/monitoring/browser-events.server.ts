@@ -8,11 +8,11 @@ import { takeSlot } from "~/security/sliding-window.server";
 import { webVitalNames, webVitalRatings } from "./web-vital-thresholds";
 
 /**
- * What the browser reports to `POST /monitoring` (SPEC §7): uncaught errors, unhandled rejections,
+ * What the browser reports to `POST /monitoring` (docs/product.md, Monitoring): uncaught errors, unhandled rejections,
  * error boundaries that rendered, and Core Web Vitals. app/monitoring/reporting.client.ts sends them.
  */
 
-/** SPEC §9: a beacon is at most 64 KiB, and a client sends at most 60 a minute. */
+/** docs/product.md, Limits: a beacon is at most 64 KiB, and a client sends at most 60 a minute. */
 export const beaconLimits = { maxBytes: 64 * 1024, maxEvents: 50, perWindow: 60, windowMs: 60 * 1000 } as const;
 
 

@@ -9,7 +9,7 @@ import { type BeaconSender, type BrowserEvent, clientErrorDigest, pathOnly } fro
 import type { ServerErrorEvent } from "./server-errors.server";
 
 /**
- * SPEC §7: with OTEL_EXPORTER_OTLP_ENDPOINT set, what Cairn monitors is also sent to the operator's
+ * docs/product.md, Monitoring: with OTEL_EXPORTER_OTLP_ENDPOINT set, what Cairn monitors is also sent to the operator's
  * monitoring service over OTLP/HTTP (JSON), one OpenTelemetry log record per unexpected server error
  * and per accepted browser event. Records are queued and sent in batches in the background: sending
  * never holds up or fails a request, and a failed send is a warning in Cairn's own log.

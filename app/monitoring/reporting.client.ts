@@ -3,7 +3,7 @@ import type { Metric } from "web-vitals";
 import { storableText } from "~/forms/text-characters";
 
 /**
- * Browser reporting (SPEC §7): uncaught errors, unhandled rejections, error boundaries that
+ * Browser reporting (docs/product.md, Monitoring): uncaught errors, unhandled rejections, error boundaries that
  * rendered, and Core Web Vitals (LCP, INP, CLS, FCP, TTFB) go to `POST /monitoring` with
  * navigator.sendBeacon — batched in memory and sent when the page is hidden, so reporting never
  * holds up rendering or navigation. Only with JavaScript: nothing here runs in a browser without it.

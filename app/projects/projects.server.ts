@@ -2,7 +2,7 @@ import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { multiLineText, singleLineText } from "~/forms/fields.server";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const maxProjectsPerWorkspace = 200;
 
 export const projectKeyField = singleLineText({ empty: "Enter a key." })

@@ -6,9 +6,9 @@ import { appRoutePatterns, withRoutePatterns } from "~/monitoring/route-patterns
 import type { Route } from "./+types/monitoring";
 
 /**
- * `POST /monitoring`: the browser's error and web-vital beacons (SPEC §7), sent by
+ * `POST /monitoring`: the browser's error and web-vital beacons (docs/product.md, Monitoring), sent by
  * app/monitoring/reporting.client.ts with navigator.sendBeacon. A beacon is JSON of at most 64 KiB
- * (SPEC §9), `{ events: [...] }` with 1 to 50 events; a client sends at most 60 a minute. Anything
+ * (docs/product.md, Limits), `{ events: [...] }` with 1 to 50 events; a client sends at most 60 a minute. Anything
  * else is refused (400, 413, 415, 429) and nothing of it is recorded or exported. Same-origin only: the host
  * refuses cross-site POSTs before they get here.
  */

@@ -4,7 +4,7 @@ import type { Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { latinFoldPairs } from "./latin-folding";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const searchPageSize = 50;
 /** Longer queries are cut: nobody types more, and it bounds the work a request can ask for. */
 export const maxQueryLength = 200;
@@ -193,7 +193,7 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
 
 /**
  * Full-text search over the titles, descriptions and live comments of a workspace's issues
- * (SPEC §2): every word must match (as a word or the start of one), case and Latin accents
+ * (docs/product.md, Screens): every word must match (as a word or the start of one), case and Latin accents
  * ignored; titles rank above descriptions and comments. Any input is safe: only the query's words
  * reach the database, as bound parameters; a query without words finds nothing.
  */

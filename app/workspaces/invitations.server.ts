@@ -3,7 +3,7 @@ import type { Role } from "~/db/schema";
 import { hashToken, newToken } from "~/auth/tokens.server";
 import { lockWorkspace, maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "./members.server";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
 export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";

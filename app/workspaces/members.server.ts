@@ -1,7 +1,7 @@
 import type { Database } from "~/db/database.server";
 import type { Role } from "~/db/schema";
 
-/** SPEC §9. */
+/** docs/product.md, Limits. */
 export const maxMembersPerWorkspace = 1000;
 
 export type MembershipChange = { ok: true } | { ok: false; status: 403 | 404 | 409; message: string };

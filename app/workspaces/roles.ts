@@ -4,7 +4,7 @@ export { roles, type Role } from "~/db/schema";
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
-/** SPEC §6: the least role that may do each thing in a workspace. */
+/** docs/product.md, Roles: the least role that may do each thing in a workspace. */
 const minimumRole = {
   "workspace:read": "viewer",
   "issues:write": "member",

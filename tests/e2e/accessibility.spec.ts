@@ -1,5 +1,5 @@
 /**
- * SPEC Quality bar: "Accessible: landmarks, labels on every control, visible focus, keyboard
+ * The quality bar: "Accessible: landmarks, labels on every control, visible focus, keyboard
  * reachable, color contrast AA; axe finds no serious violations." An axe scan (WCAG 2.0/2.1 A and
  * AA rules) of the main screens, in the light and the dark color scheme, with and without
  * JavaScript: no violation of impact "serious" or "critical".
@@ -25,7 +25,7 @@ async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, c
 
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility, ${colorScheme} color scheme`, () => {
-    // Signs up (scrypt at N=2^17, SPEC §9), files issues and scans nine screens.
+    // Signs up (scrypt at N=2^17, docs/product.md, Limits), files issues and scans nine screens.
     test.describe.configure({ timeout: 150_000 });
 
     test(`axe finds no serious or critical violation on the main screens (${colorScheme})`, async ({ page, browser, baseURL, javaScriptEnabled }, testInfo) => {

@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, waitForHydration } from "./fixtures";
 
-/** A password that passes every rule of SPEC §5. */
+/** A password that passes every rule of docs/product.md, Rules for what is submitted. */
 export const goodPassword = "correct horse battery staple";
 
 let counter = 0;

@@ -33,7 +33,7 @@ async function expectPasswordNotEchoed(field: Locator, response: Response, typed
 }
 
 test.describe("accounts", () => {
-  // Every sign-up, sign-in and password change runs scrypt at N=2^17 (SPEC §9): journeys with several
+  // Every sign-up, sign-in and password change runs scrypt at N=2^17 (docs/product.md, Limits): journeys with several
   // of them need more than the default 30 seconds on a busy machine.
   test.describe.configure({ timeout: 60_000 });
 

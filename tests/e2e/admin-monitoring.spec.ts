@@ -5,7 +5,7 @@ import { expect, runCairn, test, waitForHydration } from "./fixtures";
 import { hidePage, isBeacon } from "./monitoring-helpers";
 
 /**
- * /admin/monitoring (SPEC §2): what the instance admin — the first account of a fresh instance —
+ * /admin/monitoring (docs/product.md, Screens): what the instance admin — the first account of a fresh instance —
  * sees of server errors, browser errors and web vitals. Each test runs its own Cairn for that.
  */
 

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-/** One serious or critical axe violation on a screen: what SPEC's quality bar forbids. */
+/** One serious or critical axe violation on a screen: what the quality bar forbids. */
 export type Finding = { page: string; id: string; impact: string; help: string; targets: string[] };
 
 /** Scans the page as it is (WCAG 2.0/2.1 A and AA rules); returns its serious and critical violations. */

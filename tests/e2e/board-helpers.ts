@@ -13,7 +13,7 @@ export type FiledIssue = {
 };
 
 /**
- * Files issues over HTTP with the "New issue" form's fields (SPEC: Form fields), as a script would:
+ * Files issues over HTTP with the "New issue" form's fields (docs/product.md, "Driving it without a browser"), as a script would:
  * quicker than the screen, which issues.spec.ts covers. The page's cookies sign the requests.
  */
 export async function fileIssuesByPost(page: Page, projectBase: string, issues: FiledIssue[]) {

@@ -1,5 +1,5 @@
 /**
- * The board (SPEC §2 "/board: columns by status; moving a card works without JavaScript"; Quality
+ * The board (docs/product.md, Screens "/board: columns by status; moving a card works without JavaScript"; Quality
  * bar: "drag and drop on the board (also by keyboard)", "optimistic … board moves").
  */
 import { boardColumn, card, columnKeys, dndLiveRegion, dragWithMouse, expectColumn, fileIssuesByPost, optionValue } from "./board-helpers";
@@ -9,7 +9,7 @@ import { createProject, nextPost, open, signUpWithWorkspace, waitForRouterIdle }
 const fourInTodo = [{ title: "Header" }, { title: "Footer" }, { title: "Sidebar" }, { title: "Search box" }];
 
 test.describe("board", () => {
-  // Each journey signs up (scrypt at N=2^17, SPEC §9).
+  // Each journey signs up (scrypt at N=2^17, docs/product.md, Limits).
   test.describe.configure({ timeout: 90_000 });
 
   test("moves cards with their own forms: Move down, Move up and Move to…", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {

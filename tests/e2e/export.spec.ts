@@ -3,7 +3,7 @@ import { createWorkspace, goodPassword, signUp, uniqueEmail, uniqueSlug } from "
 import { createProject, fileIssue, open } from "./issues-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 
-/** SPEC §2: the issue list's "Export CSV" downloads the filtered list, with or without JavaScript. */
+/** docs/product.md, Screens: the issue list's "Export CSV" downloads the filtered list, with or without JavaScript. */
 test("exports the filtered issue list as CSV", async ({ page, javaScriptEnabled, consoleErrors, baseURL }, testInfo) => {
   // Signing up (scrypt) and filing three issues through the screens take a while.
   test.slow();

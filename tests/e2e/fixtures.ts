@@ -32,7 +32,7 @@ export const test = base.extend<
   cairn: [async ({}, use) => runCairn(use), { scope: "worker" }],
   baseURL: async ({ cairn }, use) => use(cairn.server.url),
   // Each test is another person at another address: one worker's journeys sign up more people than
-  // the per-address sign-up limit lets through from one address (SPEC additions).
+  // the per-address sign-up limit lets through from one address (docs/product.md, Limits).
   extraHTTPHeaders: async ({}, use) => use({ "X-Forwarded-For": nextClientAddress() }),
   /** Errors the page logged (CSP violations among them); a journey should end with none. */
   consoleErrors: async ({ page }, use) => {

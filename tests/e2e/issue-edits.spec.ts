@@ -4,7 +4,7 @@ import { expect, recordPosts, test } from "./fixtures";
 import { changeStatus, chosen, createProject, fact, fileIssue, issueDetail, nextPost, open, openEditIssue, signUpWithWorkspace, submitOnIssue } from "./issues-helpers";
 
 test.describe("edit forms", () => {
-  // Each journey signs up (scrypt at N=2^17, SPEC §9) and files issues through the screens.
+  // Each journey signs up (scrypt at N=2^17, docs/product.md, Limits) and files issues through the screens.
   test.describe.configure({ timeout: 90_000 });
 
   test("'Edit issue' shows the issue chosen in the list, and saves only to it", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {

@@ -17,7 +17,7 @@ import {
 const conflictText = (name: string, fields: string) => `This issue was changed by ${name} since you opened it: ${fields}.`;
 
 test.describe("issues", () => {
-  // Each journey signs up at least once (scrypt at N=2^17, SPEC §9) and walks many screens.
+  // Each journey signs up at least once (scrypt at N=2^17, docs/product.md, Limits) and walks many screens.
   test.describe.configure({ timeout: 90_000 });
 
   test("file, find, edit, close and discuss an issue", async ({ page, context, javaScriptEnabled, consoleErrors }, testInfo) => {

@@ -4,7 +4,7 @@ import { expect, runCairn, test, waitForHydration } from "./fixtures";
 import { hidePage, isBeacon } from "./monitoring-helpers";
 
 /**
- * Browser monitoring (SPEC §7): with JavaScript, errors and web vitals go to POST /monitoring with
+ * Browser monitoring (docs/product.md, Monitoring): with JavaScript, errors and web vitals go to POST /monitoring with
  * navigator.sendBeacon once the page is hidden; without it, nothing is sent.
  */
 

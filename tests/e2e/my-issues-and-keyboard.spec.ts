@@ -1,5 +1,5 @@
 /**
- * The workspace's home, "My issues" (SPEC §2: open issues assigned to me, across projects), and
+ * The workspace's home, "My issues" (docs/product.md, Screens: open issues assigned to me, across projects), and
  * the keyboard shortcuts (JavaScript only: "/" search, "c" new issue in a project, "j"/"k" through
  * issue links, "?" the list of shortcuts; never while typing in a field).
  */
@@ -18,7 +18,7 @@ const assignedToMe = (page: Page) => page.getByRole("region", { name: "Assigned 
 const reportedByMe = (page: Page) => page.getByRole("region", { name: "Reported by me", exact: true });
 
 test.describe("my issues", () => {
-  // Two accounts (scrypt at N=2^17, SPEC §9), two projects.
+  // Two accounts (scrypt at N=2^17, docs/product.md, Limits), two projects.
   test.describe.configure({ timeout: 120_000 });
 
   test("shows my open issues across projects by status, not closed ones nor others', and what I reported", async ({

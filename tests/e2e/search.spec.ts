@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { createProject, fileIssue, open, signUpWithWorkspace } from "./issues-helpers";
 
 test.describe("search", () => {
-  // Each journey signs up (scrypt at N=2^17, SPEC §9) and files several issues.
+  // Each journey signs up (scrypt at N=2^17, docs/product.md, Limits) and files several issues.
   test.describe.configure({ timeout: 90_000 });
 
   test("search from the sidebar, see the matching words marked, open a result; a key jumps to its issue", async ({
@@ -81,7 +81,7 @@ test.describe("search", () => {
   test("results come in pages of 50 that keep the query", async ({ page, javaScriptEnabled }, testInfo) => {
     const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Pat Pager", "Acme");
     const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
-    // 51 issues over HTTP with the browser's session, as a script would file them (SPEC "Form fields").
+    // 51 issues over HTTP with the browser's session, as a script would file them (docs/product.md, "Driving it without a browser").
     for (let i = 1; i <= 51; i++) {
       const response = await page.request.post(`${base}/issues/new`, {
         form: { title: `Paged report ${i}`, description: "", status: "todo", priority: "none", assigneeId: "", dueDate: "" },

@@ -1,5 +1,5 @@
 /**
- * The board on every database (SPEC §2 "/board: columns by status; moving a card works without
+ * The board on every database (docs/product.md, Screens "/board: columns by status; moving a card works without
  * JavaScript", §3 Issue.sort_order, §4 status transitions, Form fields "board move"):
  * moveIssue's ordering (top, middle, bottom, beyond the end), its status side effects (closed_at,
  * one "status" activity, version), loadBoard's order and filters, renumbering when the fractional

@@ -1,5 +1,5 @@
 /**
- * Comments on every database (SPEC §3, §4 "visible → edited → deleted (soft)", §6): who may edit
+ * Comments on every database (docs/product.md, What is stored, §4 "visible → edited → deleted (soft)", §6): who may edit
  * and delete which, what a deleted comment leaves behind, and the issue's timeline.
  */
 import type { KyselyPlugin } from "kysely";

@@ -1,6 +1,6 @@
 /**
  * Issue 11: whatever a client sends, Cairn answers below 500 and shows no stack trace, no SQL and no
- * error message of its own. Every form route and every list URL (SPEC §2 and "Form fields") gets
+ * error message of its own. Every form route and every list URL (docs/product.md, Screens and "Form fields") gets
  * odd values — NUL, text-direction controls, lone surrogates, line separators, huge, negative and
  * malformed numbers — in each field and query parameter, bodies of the wrong content type or over
  * 1 MiB, broken percent-encodings, malformed or foreign Host headers, and odd route parameters, as a
@@ -187,7 +187,7 @@ const requestKinds: RequestKind[] = [
   },
   {
     name: "oversized bodies",
-    // Over SPEC §9's 1 MiB, sent whole as a browser posts a form: refused (413) before it is read.
+    // Over docs/product.md, Limits's 1 MiB, sent whole as a browser posts a form: refused (413) before it is read.
     forForm: (form) => [
       {
         what: `${form.path} with a body over 1 MiB`,
@@ -232,7 +232,7 @@ const requestKinds: RequestKind[] = [
   {
     name: "odd monitoring beacons",
     forSite: () => {
-      // At most 60 beacons a minute are read (SPEC §9): the values that matter for text and numbers.
+      // At most 60 beacons a minute are read (docs/product.md, Limits): the values that matter for text and numbers.
       const error = { kind: "client_error", message: "Boom", stack: "Error: Boom", route: "/w/:workspace", url: "/w/acme" };
       const vital = { kind: "web_vital", name: "LCP", value: 1200, rating: "good", route: "/w/:workspace", url: "/w/acme" };
       const beacons: [string, unknown][] = [];

@@ -267,7 +267,7 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
     expect(await findInvitation(db, newToken(), start)).toBeNull();
   });
 
-  // Invitations made while there was room must not all go through later (SPEC §9: 1,000 members).
+  // Invitations made while there was room must not all go through later (docs/product.md, Limits: 1,000 members).
   it("never lets the workspace grow past the member limit", async () => {
     const now = start.toISOString();
     // Fill the workspace up to one below the limit: room for exactly one more member.
@@ -297,7 +297,7 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
   });
 });
 
-// SPEC §4 and issue 11 (20): an invitation link shows its email, workspace and role only to the
+// docs/product.md, States and issue 11 (20): an invitation link shows its email, workspace and role only to the
 // invitee: signed in with that email, or signed out while no account has it (they can sign up with
 // it). Anyone else holding the link learns none of them.
 describe.each(testDialects)("invitation links over HTTP on %s", (dialect) => {

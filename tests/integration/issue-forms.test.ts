@@ -1,5 +1,5 @@
 /**
- * SPEC §5 and §8 for the project and issue forms, driven by a browser without JavaScript: bad
+ * docs/product.md, Rules for what is submitted and §8 for the project and issue forms, driven by a browser without JavaScript: bad
  * input answers 400 with the same form, a message at each bad field and the typed values kept (a
  * stale version 409, an oversized body 413) — never a 500. SQLite: the rules do not depend on the
  * database.

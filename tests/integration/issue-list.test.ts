@@ -1,5 +1,5 @@
 /**
- * The issue list (SPEC §2: filters are GET parameters; §9: pages of 50): parseIssueFilters, each
+ * The issue list (docs/product.md, Screens: filters are GET parameters; §9: pages of 50): parseIssueFilters, each
  * filter alone and combined, each sort, pages; and the shape of its queries on a project with
  * 50,000 issues — every one of them reads issues through an index.
  */
@@ -114,7 +114,7 @@ const seeded: Seeded[] = Array.from({ length: 60 }, (_, index) => {
   };
 });
 
-/** The orders SPEC and listIssues promise, computed here. */
+/** The orders docs/product.md and listIssues promise, computed here. */
 const orders: Record<string, (a: Seeded, b: Seeded) => number> = {
   updated: (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.number - a.number,
   created: (a, b) => b.createdAt.localeCompare(a.createdAt) || b.number - a.number,

@@ -1,5 +1,5 @@
 /**
- * The concurrency proof of issue numbering (SPEC §3: "number per project, from 1, never reused"):
+ * The concurrency proof of issue numbering (docs/product.md, What is stored: "number per project, from 1, never reused"):
  * two instances of Cairn on one database file issues at the same moment, and every issue gets its
  * own number, with no gap and no duplicate.
  *

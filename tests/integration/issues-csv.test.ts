@@ -1,5 +1,5 @@
 /**
- * The CSV export on every database (SPEC §2): the list's filters and order over every page, read
+ * The CSV export on every database (docs/product.md, Screens): the list's filters and order over every page, read
  * in keyset batches; hostile cells neutralised; and the shape of its memory use — one batch per
  * query, read only as the reader pulls.
  */
@@ -269,7 +269,7 @@ describe.each(testDialects)("CSV export on %s", (dialect) => {
       if (!("number" in created)) throw new Error(created.message);
       numbers.push(created.number);
     }
-    // A title with a carriage return cannot be typed in (SPEC §5), but older rows might hold one.
+    // A title with a carriage return cannot be typed in (docs/product.md, Rules for what is submitted), but older rows might hold one.
     const { number: crNumber } = await db
       .insertInto("issues")
       .values({ project_id: s.projectId, number: 99_999, title: "\r=1+1", status: "todo", priority: 4, created_at: minutes(-1), updated_at: "2029-12-31T00:00:00.000Z" })

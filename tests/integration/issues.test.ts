@@ -1,7 +1,7 @@
 /**
  * Issues on every database: numbering per project, the references an issue may hold (assignee,
  * labels), and updateIssue's contract — one activity row per changed field, versions, conflicts
- * that name who changed what, closed_at (SPEC §3, §4, §5, §9).
+ * that name who changed what, closed_at (docs/product.md, What is stored, §4, §5, §9).
  */
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

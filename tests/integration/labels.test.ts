@@ -18,7 +18,7 @@ import { seedTestWorkspace } from "../support/workspaces";
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
 
-describe("the label form's rules (SPEC §5)", () => {
+describe("the label form's rules (docs/product.md, Rules for what is submitted)", () => {
   const parse = (fields: Record<string, unknown>) => labelsSchema.safeParse(fields);
   const messages = (fields: Record<string, unknown>) => parse(fields).error?.issues.map((issue) => [issue.path.join("."), issue.message]);
 

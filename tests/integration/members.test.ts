@@ -21,8 +21,8 @@ import { addMember as insertMembership } from "../support/workspaces";
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
 
-describe("can(): the permission matrix of SPEC §6", () => {
-  // Rows of the table in SPEC §6, as permissions, with the roles that have a tick.
+describe("can(): the permission matrix of docs/product.md, Roles", () => {
+  // Rows of the table in docs/product.md, Roles, as permissions, with the roles that have a tick.
   const matrix: Record<Permission, Role[]> = {
     "workspace:read": ["viewer", "member", "admin", "owner"],
     "issues:write": ["member", "admin", "owner"],

@@ -1,5 +1,5 @@
 /**
- * SPEC §6 over HTTP: every role against every workspace and account screen of the real production
+ * docs/product.md, Roles over HTTP: every role against every workspace and account screen of the real production
  * server, driven as a browser without JavaScript would (form posts, redirects not followed, one
  * cookie jar per person). Setup goes through HTTP only: sign-ups, a workspace, invitations.
  *
@@ -40,7 +40,7 @@ const acmeRoles: Record<Exclude<Person, "outsider">, Role> = {
   viewer: "viewer",
 };
 
-/** Where an unauthenticated request is sent (SPEC §8): a GET keeps its query, a POST its path. */
+/** Where an unauthenticated request is sent (docs/product.md, Errors): a GET keeps its query, a POST its path. */
 const loginFor = (path: string) => `/login?${new URLSearchParams({ redirectTo: path })}`;
 
 /** A browser without JavaScript: its own cookie jar, same-origin form posts, redirects not followed. */
@@ -115,7 +115,7 @@ function listItem(html: string, label: string): string | undefined {
   return new RegExp(`<li aria-label="${escaped}"[^>]*>([\\s\\S]*?)</li>`).exec(html)?.[1];
 }
 
-describe.each(testDialects)("SPEC §6 permissions over HTTP on %s", (dialect) => {
+describe.each(testDialects)("docs/product.md, Roles permissions over HTTP on %s", (dialect) => {
   let database: TestDatabase;
   let server: RunningServer;
   /** Every response of this suite, to prove that none was a 500. */

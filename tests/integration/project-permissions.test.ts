@@ -1,5 +1,5 @@
 /**
- * SPEC §6 over HTTP for projects, issues and comments: every role against every project and issue
+ * docs/product.md, Roles over HTTP for projects, issues and comments: every role against every project and issue
  * screen of the real production server, driven as a browser without JavaScript would (form posts,
  * redirects not followed, one cookie jar per person). Setup goes through HTTP only: sign-ups, a
  * workspace, invitations, a project, a label, an issue.
@@ -37,7 +37,7 @@ const password = "projects are checked on the server";
 const forbidden = "You don&#x27;t have permission to do that.";
 const archivedRefusal = "This project is archived: it is read-only.";
 
-/** Where an unauthenticated request is sent (SPEC §8): a GET keeps its query, a POST its path. */
+/** Where an unauthenticated request is sent (docs/product.md, Errors): a GET keeps its query, a POST its path. */
 /** Where sign-in brings one back: the page's URL as React Router normalises it (query re-encoded). */
 function loginFor(path: string) {
   const page = new URL(path, "http://cairn.test");
@@ -67,7 +67,7 @@ function must(answer: Answer, status: number, what: string): Answer {
   return answer;
 }
 
-describe.each(testDialects)("SPEC §6 for projects and issues over HTTP on %s", (dialect) => {
+describe.each(testDialects)("docs/product.md, Roles for projects and issues over HTTP on %s", (dialect) => {
   let database: TestDatabase;
   let server: RunningServer;
   /** Every response of this suite, to prove that none was a 500. */
@@ -192,7 +192,7 @@ describe.each(testDialects)("SPEC §6 for projects and issues over HTTP on %s", 
       expect(accepted.location).toBe("/w/acme");
     }
 
-    // A lower-case key is upper-cased (SPEC §5).
+    // A lower-case key is upper-cased (docs/product.md, Rules for what is submitted).
     const created = must(await as("owner").post("/w/acme/projects/new", { name: "Website", key: "web", description: "" }), 302, "WEB");
     expect(created.location).toBe("/w/acme/p/WEB/issues");
 

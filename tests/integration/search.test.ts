@@ -1,5 +1,5 @@
 /**
- * Full-text search on every database (SPEC §2 /w/:workspace/search, §9 page size): what is found,
+ * Full-text search on every database (docs/product.md, Screens /w/:workspace/search, §9 page size): what is found,
  * in which order, that the index follows every change, that a workspace sees only its own issues,
  * and that no input — quotes, operators, SQL, huge strings, any script — is an error.
  */

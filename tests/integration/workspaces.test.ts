@@ -17,7 +17,7 @@ import { insertUser } from "../support/users";
 const start = new Date("2025-03-01T12:00:00.000Z");
 const later = new Date("2025-03-02T08:30:00.000Z");
 
-describe("workspace slug and name rules (SPEC §5)", () => {
+describe("workspace slug and name rules (docs/product.md, Rules for what is submitted)", () => {
   const slug = (value: unknown) => workspaceSlugField.safeParse(value);
 
   it.each(["acme", "a-1b", "abc", "123", "my-team-2", "a".repeat(40)])("accepts %j", (value) => {

@@ -5,7 +5,7 @@ import { PageHeader } from "~/components/page-header";
 import { TabNav } from "~/components/tab-nav";
 import type { Route } from "./+types/layout";
 
-/** /admin is the instance admin's (SPEC §6); to anyone else it does not exist. */
+/** /admin is the instance admin's (docs/product.md, Roles); to anyone else it does not exist. */
 export async function loader(args: Route.LoaderArgs) {
   requireInstanceAdmin(args);
   return null;

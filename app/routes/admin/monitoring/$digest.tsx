@@ -5,7 +5,7 @@ import { appContext } from "~/host/app-context.server";
 import { findErrorGroup, normaliseDigest } from "~/monitoring/dashboard.server";
 import type { Route } from "./+types/$digest";
 
-/** One error by its digest (SPEC §2): what an operator looks up from a user's screenshot. */
+/** One error by its digest (docs/product.md, Screens): what an operator looks up from a user's screenshot. */
 export async function loader(args: Route.LoaderArgs) {
   requireInstanceAdmin(args);
   const digest = normaliseDigest(args.params.digest);

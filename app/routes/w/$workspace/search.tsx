@@ -11,7 +11,7 @@ import type { Route } from "./+types/search";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.q ? `Search: ${loaderData.q} — Cairn` : "Search — Cairn" }];
 
-/** Every member (viewers too) may search (SPEC §6). A query that names an issue (WEB-42) opens it. */
+/** Every member (viewers too) may search (docs/product.md, Roles). A query that names an issue (WEB-42) opens it. */
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireWorkspace(args);
   const handle = args.context.get(appContext);

@@ -9,8 +9,8 @@ import type { Route } from "./+types/issues[.]csv";
 const routeId = "routes/w/$workspace/p/$key/issues[.]csv";
 
 /**
- * The issue list as CSV (SPEC §2): the same filters and order as the list's URL, every page of it.
- * Anyone who may read the project may export it (SPEC §6, viewers too).
+ * The issue list as CSV (docs/product.md, Screens): the same filters and order as the list's URL, every page of it.
+ * Anyone who may read the project may export it (docs/product.md, Roles, viewers too).
  */
 export async function loader(args: Route.LoaderArgs) {
   const { user, project } = await requireProject(args);
