@@ -7,11 +7,18 @@ import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, 
 /** docs/product.md, Limits. */
 export const issuePageSize = 50;
 
+/** Who an issue is assigned to, as the list's `assignee` parameter names it. */
+export type AssigneeFilter = "unassigned" | "me" | number;
+
+/** Values a list's filter takes at most, per parameter: a longer list in a URL is cut, not refused. */
+export const filterValueLimit = 50;
+
+/** Each filter holds several values (`status=todo&status=in_progress`); an issue matches any one of them. */
 export type IssueFilters = {
   statuses: Status[];
-  assignee: "unassigned" | "me" | number | null;
-  labelId: number | null;
-  priority: Priority | null;
+  assignees: AssigneeFilter[];
+  labelIds: number[];
+  priorities: Priority[];
   q: string;
   sort: IssueSort;
   page: number;
@@ -28,21 +35,28 @@ export const refusedQueryMessage = (refused: { message: string }) => `The search
  * text is the exception: it is what someone typed, so a refusal says why, at the search field.
  */
 export function parseIssueFilters(params: URLSearchParams): IssueFilters {
+  // Repeated parameters and comma-separated values alike (`status=todo,done`, as older links have them).
+  const values = (name: string) => params.getAll(name).flatMap((v) => v.split(",")).slice(0, filterValueLimit);
   const wanted = new Set<Status>();
-  for (const value of params.getAll("status").flatMap((v) => v.split(","))) {
+  for (const value of values("status")) {
     if (value === "open") statuses.filter((s) => !closedStatuses.includes(s)).forEach((s) => wanted.add(s));
     else if (value === "closed") closedStatuses.forEach((s) => wanted.add(s));
     else if ((statuses as readonly string[]).includes(value)) wanted.add(value as Status);
   }
-  const assignee = params.get("assignee");
-  const priority = params.get("priority");
+  const assignees = new Set<AssigneeFilter>();
+  for (const value of values("assignee")) {
+    const assignee = value === "unassigned" || value === "me" ? value : parsePositiveInteger(value);
+    if (assignee !== null) assignees.add(assignee);
+  }
+  const labelIds = new Set(values("label").map(parsePositiveInteger).filter((id) => id !== null));
+  const wantedPriorities = new Set(values("priority").filter((p): p is Priority => (priorities as readonly string[]).includes(p)));
   const sort = params.get("sort");
   const q = queryText(params, "q", 200);
   return {
     statuses: [...wanted],
-    assignee: assignee === "unassigned" || assignee === "me" ? assignee : parsePositiveInteger(assignee),
-    labelId: parsePositiveInteger(params.get("label")),
-    priority: (priorities as readonly string[]).includes(priority ?? "") ? (priority as Priority) : null,
+    assignees: [...assignees],
+    labelIds: [...labelIds],
+    priorities: [...wantedPriorities],
     q: q.problem ? "" : q.value,
     sort: (issueSorts as readonly string[]).includes(sort ?? "") ? (sort as IssueSort) : "updated",
     page: parsePositiveInteger(params.get("page")) ?? 1,
@@ -61,18 +75,23 @@ export function applyIssueFilters<O>(
 ): SelectQueryBuilder<DB, "issues", O> {
   let filtered = query.where("issues.project_id", "=", projectId);
   if (filters.statuses.length) filtered = filtered.where("issues.status", "in", filters.statuses);
-  if (filters.assignee === "unassigned") filtered = filtered.where("issues.assignee_id", "is", null);
-  else if (filters.assignee !== null) filtered = filtered.where("issues.assignee_id", "=", filters.assignee === "me" ? meId : filters.assignee);
-  if (filters.priority) filtered = filtered.where("issues.priority", "=", rankOf(filters.priority));
-  if (filters.labelId) {
-    const labelId = filters.labelId;
+  if (filters.assignees.length) {
+    const ids = filters.assignees.filter((a) => a !== "unassigned").map((a) => (a === "me" ? meId : a));
+    const unassigned = filters.assignees.includes("unassigned");
+    filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
+      eb.or([...(ids.length ? [eb("issues.assignee_id", "in", ids)] : []), ...(unassigned ? [eb("issues.assignee_id", "is", null)] : [])]),
+    );
+  }
+  if (filters.priorities.length) filtered = filtered.where("issues.priority", "in", filters.priorities.map(rankOf));
+  if (filters.labelIds.length) {
+    const labelIds = filters.labelIds;
     filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
       eb.exists(
         eb
           .selectFrom("issue_labels")
           .select("issue_labels.issue_id")
           .whereRef("issue_labels.issue_id", "=", "issues.id")
-          .where("issue_labels.label_id", "=", labelId),
+          .where("issue_labels.label_id", "in", labelIds),
       ),
     );
   }

@@ -20,7 +20,7 @@ const params = (query: string) => new URLSearchParams(query);
 const openStatuses: Status[] = ["backlog", "todo", "in_progress", "in_review"];
 
 describe("parseIssueFilters", () => {
-  const defaults = { statuses: [], assignee: null, labelId: null, priority: null, q: "", sort: "updated", page: 1 };
+  const defaults = { statuses: [], assignees: [], labelIds: [], priorities: [], q: "", sort: "updated", page: 1 };
 
   it("reads nothing as no filter, sorted by last update, page 1", () => {
     expect(parseIssueFilters(params(""))).toEqual(defaults);
@@ -29,17 +29,27 @@ describe("parseIssueFilters", () => {
   it("reads every parameter it knows", () => {
     expect(parseIssueFilters(params("status=todo&assignee=7&label=3&priority=high&q=%20login%20&sort=due&page=2"))).toEqual({
       statuses: ["todo"],
-      assignee: 7,
-      labelId: 3,
-      priority: "high",
+      assignees: [7],
+      labelIds: [3],
+      priorities: ["high"],
       q: "login",
       sort: "due",
       page: 2,
     });
-    expect(parseIssueFilters(params("assignee=me")).assignee).toBe("me");
-    expect(parseIssueFilters(params("assignee=unassigned")).assignee).toBe("unassigned");
+    expect(parseIssueFilters(params("assignee=me")).assignees).toEqual(["me"]);
+    expect(parseIssueFilters(params("assignee=unassigned")).assignees).toEqual(["unassigned"]);
     for (const sort of ["updated", "created", "priority", "due", "number"]) expect(parseIssueFilters(params(`sort=${sort}`)).sort).toBe(sort);
-    for (const priority of priorities) expect(parseIssueFilters(params(`priority=${priority}`)).priority).toBe(priority);
+    for (const priority of priorities) expect(parseIssueFilters(params(`priority=${priority}`)).priorities).toEqual([priority]);
+  });
+
+  it("reads several values of every filter, repeated or comma-separated, each once, at most 50", () => {
+    expect(parseIssueFilters(params("assignee=me&assignee=7,unassigned&assignee=7&label=3&label=4,3&priority=high&priority=urgent,high"))).toMatchObject({
+      assignees: ["me", 7, "unassigned"],
+      labelIds: [3, 4],
+      priorities: ["high", "urgent"],
+    });
+    const many = Array.from({ length: 80 }, (_, i) => `label=${i + 1}`).join("&");
+    expect(parseIssueFilters(params(many)).labelIds).toHaveLength(50);
   });
 
   it("reads statuses repeated, comma-separated, and as open or closed", () => {
@@ -56,11 +66,11 @@ describe("parseIssueFilters", () => {
       parseIssueFilters(params("status=bogus&status=&status=TODO&assignee=abc&label=x&priority=extreme&sort=random&page=abc")),
     ).toEqual(defaults);
     for (const junk of ["0", "-1", "1.5", "01", "1e3", "99999999999", "2147483648", " 2", "Me", "UNASSIGNED", ""]) {
-      expect(parseIssueFilters(params(`assignee=${encodeURIComponent(junk)}`)).assignee, junk).toBeNull();
-      expect(parseIssueFilters(params(`label=${encodeURIComponent(junk)}`)).labelId, junk).toBeNull();
+      expect(parseIssueFilters(params(`assignee=${encodeURIComponent(junk)}`)).assignees, junk).toEqual([]);
+      expect(parseIssueFilters(params(`label=${encodeURIComponent(junk)}`)).labelIds, junk).toEqual([]);
       expect(parseIssueFilters(params(`page=${encodeURIComponent(junk)}`)).page, junk).toBe(1);
     }
-    expect(parseIssueFilters(params("priority=Urgent")).priority).toBeNull();
+    expect(parseIssueFilters(params("priority=Urgent")).priorities).toEqual([]);
     expect(parseIssueFilters(params("sort=DUE")).sort).toBe("updated");
     expect(parseIssueFilters(params("status=todo,bogus,done")).statuses).toEqual(["todo", "done"]);
   });
@@ -318,6 +328,9 @@ describe.each(testDialects)("listIssues on %s", (dialect) => {
         [`status=closed&assignee=me&label=${labelIds.Bug}`, (s) => ["done", "canceled"].includes(s.status) && s.assignee === "ada" && s.labels.includes("Bug")],
         ["status=todo,in_progress&priority=high", (s) => ["todo", "in_progress"].includes(s.status) && s.priority === 3],
         [`assignee=unassigned&label=${labelIds.Frontend}&q=login`, (s) => s.assignee === null && s.labels.includes("Frontend") && /login/i.test(s.title)],
+        // Several values of one filter: any of them.
+        ["assignee=me&assignee=unassigned&priority=urgent&priority=none", (s) => (s.assignee === "ada" || s.assignee === null) && (s.priority === 4 || s.priority === 0)],
+        [`label=${labelIds.Bug}&label=${labelIds.Frontend}&status=todo&status=done`, (s) => (s.labels.includes("Bug") || s.labels.includes("Frontend")) && ["todo", "done"].includes(s.status)],
         [`status=open&assignee=${users.grace}&priority=low`, (s) => openStatuses.includes(s.status) && s.assignee === "grace" && s.priority === 1],
         ["status=open&q=e", (s) => openStatuses.includes(s.status) && /e/i.test(s.title)],
       ];

@@ -1,8 +1,8 @@
 import { Outlet } from "react-router";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
+import { AccountSidebar } from "~/components/account-sidebar";
+import { AppShell, appShellHandle, ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { PageHeader } from "~/components/page-header";
-import { TabNav } from "~/components/tab-nav";
 import type { Route } from "./+types/layout";
 
 /** /admin is the instance admin's (docs/product.md, Roles); to anyone else it does not exist. */
@@ -11,13 +11,16 @@ export async function loader(args: Route.LoaderArgs) {
   return null;
 }
 
+export const handle = appShellHandle;
+
 export default function Admin() {
   return (
-    <div>
-      <PageHeader title="Administration" />
-      <TabNav label="Administration" tabs={[{ to: "/admin/monitoring", label: "Monitoring" }]} />
-      <Outlet />
-    </div>
+    <AppShell sidebar={<AccountSidebar />}>
+      <ContentHeader title="Administration" tabs={<ViewTabs label="Administration" tabs={[{ to: "/admin/monitoring", label: "Monitoring" }]} />} />
+      <PageBody>
+        <Outlet />
+      </PageBody>
+    </AppShell>
   );
 }
 

@@ -1,8 +1,8 @@
 import { Outlet } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
+import { AccountSidebar } from "~/components/account-sidebar";
+import { AppShell, appShellHandle, ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { PageHeader } from "~/components/page-header";
-import { TabNav } from "~/components/tab-nav";
 import type { Route } from "./+types/layout";
 
 export function loader(args: Route.LoaderArgs) {
@@ -10,20 +10,28 @@ export function loader(args: Route.LoaderArgs) {
   return { email: user.email };
 }
 
+export const handle = appShellHandle;
+
 export default function AccountSettings() {
   return (
-    <div className="mx-auto max-w-2xl">
-      <PageHeader title="Account settings" />
-      <TabNav
-        label="Account settings"
-        tabs={[
-          { to: "/settings", label: "Profile", end: true },
-          { to: "/settings/password", label: "Password" },
-          { to: "/settings/sessions", label: "Sessions" },
-        ]}
+    <AppShell sidebar={<AccountSidebar />}>
+      <ContentHeader
+        title="Account settings"
+        tabs={
+          <ViewTabs
+            label="Account settings"
+            tabs={[
+              { to: "/settings", label: "Profile", end: true },
+              { to: "/settings/password", label: "Password" },
+              { to: "/settings/sessions", label: "Sessions" },
+            ]}
+          />
+        }
       />
-      <Outlet />
-    </div>
+      <PageBody narrow>
+        <Outlet />
+      </PageBody>
+    </AppShell>
   );
 }
 

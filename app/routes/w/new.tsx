@@ -1,6 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
+import { AccountSidebar } from "~/components/account-sidebar";
+import { AppShell, appShellHandle, pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
@@ -25,10 +27,15 @@ export async function action(args: Route.ActionArgs) {
   return redirect(`/w/${created.slug}`);
 }
 
+export const handle = appShellHandle;
+
+export const meta: Route.MetaFunction = () => pageTitle("Create workspace");
+
 export default function NewWorkspace({ actionData }: Route.ComponentProps) {
   const [form, fields] = useRouteForm<NewWorkspaceForm>({ lastResult: actionData });
   return (
-    <NarrowPage title="Create workspace">
+    <AppShell sidebar={<AccountSidebar />}>
+      <NarrowPage title="Create workspace">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
         <TextField label="Workspace name" meta={fields.name} autoComplete="organization" />
@@ -39,7 +46,8 @@ export default function NewWorkspace({ actionData }: Route.ComponentProps) {
         />
         <SubmitButton pendingText="Creating…">Create workspace</SubmitButton>
       </Form>
-    </NarrowPage>
+      </NarrowPage>
+    </AppShell>
   );
 }
 

@@ -1,9 +1,11 @@
-import { data, Form, Link, NavLink, Outlet, redirect } from "react-router";
+import { ChevronDown, CircleUser, Plus, Search, Settings } from "lucide-react";
+import { data, Form, Link, Outlet, redirect } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
-import { SubmitButton } from "~/components/forms";
+import { AccountMenu, AppShell, appShellHandle, SidebarLink } from "~/components/app-shell";
+import { menuItemClass, PopoverMenu } from "~/components/menu";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
@@ -41,106 +43,120 @@ export async function action(args: Route.ActionArgs) {
   return redirect("/", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
 }
 
-const navLink = ({ isActive }: { isActive: boolean }) =>
-  `block rounded px-2 py-1 ${isActive ? "bg-zinc-100 font-medium dark:bg-zinc-900" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}`;
+export const handle = appShellHandle;
 
-export default function WorkspaceLayout({ loaderData, actionData }: Route.ComponentProps) {
-  const { workspace, canManage, canCreateProjects, projects, archivedProjects, otherWorkspaces } = loaderData;
+export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
+  const { workspace, canCreateProjects, projects, archivedProjects, otherWorkspaces } = loaderData;
   const base = `/w/${workspace.slug}`;
   return (
-    <div className="flex flex-col gap-8 md:flex-row">
-      <aside className="md:w-56 md:shrink-0">
-        <p className="text-lg font-semibold">{workspace.name}</p>
-        <Form method="get" action={`${base}/search`} role="search" aria-label="Workspace search" className="mt-3">
-          <label htmlFor="sidebar-search" className="sr-only">
-            Search issues
-          </label>
-          <input
-            id="sidebar-search"
-            type="search"
-            name="q"
-            placeholder="Search issues…"
-            className="w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-900 dark:placeholder:text-zinc-400"
-          />
-        </Form>
-        <nav aria-label="Workspace" className="mt-3 space-y-1 text-sm">
-          <NavLink to={base} end className={navLink}>
-            My issues
-          </NavLink>
-          {canManage ? (
-            <NavLink to={`${base}/settings`} className={navLink}>
-              Settings
-            </NavLink>
-          ) : null}
-        </nav>
-        <nav aria-label="Projects" className="mt-6 text-sm">
-          <p className="px-2 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Projects</p>
-          <ul className="mt-1 space-y-1">
-            {projects.map((project) => (
-              <li key={project.key}>
-                <NavLink to={`${base}/p/${project.key}`} className={navLink}>
-                  {project.name} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          {!projects.length ? <p className="px-2 text-zinc-600 dark:text-zinc-400">No projects yet.</p> : null}
-          {canCreateProjects ? (
-            <Link to={`${base}/projects/new`} className="mt-2 block px-2 text-indigo-700 underline dark:text-indigo-300">
-              Create project
-            </Link>
-          ) : null}
-          {archivedProjects.length ? (
-            <details className="mt-3">
-              <summary className="cursor-pointer px-2 text-zinc-600 dark:text-zinc-400">Archived</summary>
-              <ul className="mt-1 space-y-1">
-                {archivedProjects.map((project) => (
-                  <li key={project.key}>
-                    <NavLink to={`${base}/p/${project.key}`} className={navLink}>
-                      {project.name}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          ) : null}
-        </nav>
-        {otherWorkspaces.length ? (
-          <nav aria-label="Other workspaces" className="mt-6 text-sm">
-            <p className="px-2 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Switch workspace</p>
-            <ul className="mt-1 space-y-1">
-              {otherWorkspaces.map((other) => (
-                <li key={other.slug}>
-                  <Link to={`/w/${other.slug}`} className="block rounded px-2 py-1 hover:bg-zinc-50 dark:hover:bg-zinc-900">
-                    {other.name}
-                  </Link>
+    <AppShell
+      sidebar={
+        <>
+          <div className="p-2">
+            <WorkspaceSwitcher workspace={workspace} otherWorkspaces={otherWorkspaces} />
+            <Form method="get" action={`${base}/search`} role="search" aria-label="Workspace search" className="relative mt-2">
+              <label htmlFor="sidebar-search" className="sr-only">
+                Search issues
+              </label>
+              <Search size={14} aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2 -translate-y-1/2 text-zinc-500" />
+              <input
+                id="sidebar-search"
+                type="search"
+                name="q"
+                placeholder="Search issues…"
+                className="h-7 w-full rounded-md border border-zinc-300 bg-white pr-6 pl-7 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-950 dark:placeholder:text-zinc-400"
+              />
+              <kbd className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 font-sans text-xs text-zinc-500">/</kbd>
+            </Form>
+          </div>
+          <nav aria-label="Workspace" className="px-2">
+            <SidebarLink to={base} end>
+              <CircleUser size={14} aria-hidden="true" /> My issues
+            </SidebarLink>
+          </nav>
+          <nav aria-label="Projects" className="mt-4 flex-1 px-2">
+            <p className="px-2 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Projects</p>
+            <ul className="space-y-px">
+              {projects.map((project) => (
+                <li key={project.key}>
+                  <SidebarLink to={`${base}/p/${project.key}`}>
+                    <span className="w-12 shrink-0 font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
+                    <span className="truncate">{project.name}</span>
+                  </SidebarLink>
                 </li>
               ))}
             </ul>
+            {!projects.length ? <p className="px-2 text-zinc-600 dark:text-zinc-400">No projects yet.</p> : null}
+            {canCreateProjects ? (
+              <Link to={`${base}/projects/new`} className="mt-1 flex h-7 items-center gap-2 rounded px-2 text-zinc-600 hover:bg-zinc-200/50 dark:text-zinc-400 dark:hover:bg-zinc-800/60">
+                <Plus size={14} aria-hidden="true" /> Create project
+              </Link>
+            ) : null}
+            {archivedProjects.length ? (
+              <details className="mt-2">
+                <summary className="cursor-pointer px-2 py-1 text-zinc-600 dark:text-zinc-400">Archived</summary>
+                <ul className="space-y-px">
+                  {archivedProjects.map((project) => (
+                    <li key={project.key}>
+                      <SidebarLink to={`${base}/p/${project.key}`}>
+                        <span className="w-12 shrink-0 font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
+                        <span className="truncate">{project.name}</span>
+                      </SidebarLink>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            ) : null}
           </nav>
-        ) : null}
-        <div className="mt-6 space-y-2 px-2 text-sm">
-          <Link to="/w/new" className="block text-indigo-700 underline dark:text-indigo-300">
-            Create workspace
-          </Link>
-          <Form method="post" action={base}>
-            <input type="hidden" name="intent" value="leave" />
-            <SubmitButton variant="secondary" pendingText="Leaving…">
-              Leave workspace
-            </SubmitButton>
-          </Form>
-          {actionData?.error ? (
-            <p role="alert" className="text-red-700 dark:text-red-400">
-              {actionData.error}
-            </p>
-          ) : null}
-        </div>
-      </aside>
-      <div className="min-w-0 flex-1">
-        <Outlet />
-      </div>
+          <AccountMenu />
+        </>
+      }
+    >
+      <Outlet />
       <KeyboardShortcuts />
-    </div>
+    </AppShell>
+  );
+}
+
+/** The workspace's name as a menu: the other workspaces, its settings, "Create workspace". */
+function WorkspaceSwitcher({ workspace, otherWorkspaces }: { workspace: { slug: string; name: string }; otherWorkspaces: { slug: string; name: string }[] }) {
+  return (
+    <PopoverMenu
+      id="workspace-menu"
+      label={`Workspace: ${workspace.name}`}
+      triggerClassName="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+      trigger={
+        <>
+          <span aria-hidden="true" className="flex size-5 shrink-0 items-center justify-center rounded bg-indigo-600 text-[11px] font-semibold text-white">
+            {Array.from(workspace.name)[0]?.toUpperCase()}
+          </span>
+          <span className="min-w-0 flex-1 truncate font-semibold">{workspace.name}</span>
+          <ChevronDown size={14} aria-hidden="true" className="text-zinc-500" />
+        </>
+      }
+    >
+      {() => (
+        <>
+          <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">Workspaces</p>
+          <Link to={`/w/${workspace.slug}`} aria-current="true" className={menuItemClass}>
+            <span className="min-w-0 flex-1 truncate">{workspace.name}</span>
+            <span aria-hidden="true">✓</span>
+          </Link>
+          {otherWorkspaces.map((other) => (
+            <Link key={other.slug} to={`/w/${other.slug}`} className={menuItemClass}>
+              <span className="min-w-0 flex-1 truncate">{other.name}</span>
+            </Link>
+          ))}
+          <hr className="my-1 border-zinc-200 dark:border-zinc-700" />
+          <Link to={`/w/${workspace.slug}/settings`} className={menuItemClass}>
+            <Settings size={14} aria-hidden="true" /> Workspace settings
+          </Link>
+          <Link to="/w/new" className={menuItemClass}>
+            <Plus size={14} aria-hidden="true" /> Create workspace
+          </Link>
+        </>
+      )}
+    </PopoverMenu>
   );
 }
 

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
@@ -27,6 +28,8 @@ export async function action(args: Route.ActionArgs) {
   }
   return redirect(`/w/${workspace.slug}/p/${created.key}/issues`);
 }
+
+export const meta: Route.MetaFunction = () => pageTitle("Create project");
 
 export default function NewProject({ actionData }: Route.ComponentProps) {
   const [form, fields] = useRouteForm<NewProjectForm>({ lastResult: actionData });

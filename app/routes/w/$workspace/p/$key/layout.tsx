@@ -1,5 +1,7 @@
-import { NavLink, Outlet } from "react-router";
+import { Kanban, List, Plus, Settings } from "lucide-react";
+import { Link, Outlet } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
+import { ContentHeader, primaryButtonClass, ViewTabs } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/layout";
@@ -7,51 +9,48 @@ import type { Route } from "./+types/layout";
 export async function loader(args: Route.LoaderArgs) {
   const { workspace, project } = await requireProject(args);
   return {
+    workspace: { slug: workspace.slug, name: workspace.name },
     project: { key: project.key, name: project.name, archived: project.archived_at !== null },
     canManage: can(workspace.role, "projects:manage"),
+    canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
 }
 
-const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `inline-block border-b-2 px-1 pb-2 ${isActive ? "border-indigo-600 font-medium" : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`;
-
-export default function ProjectLayout({ loaderData, params }: Route.ComponentProps) {
-  const { project, canManage } = loaderData;
-  const base = `/w/${params.workspace}/p/${project.key}`;
+/** A project's pages share its header: where it is, its views (List · Board · Settings), "New issue". */
+export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
+  const { workspace, project, canManage, canWrite } = loaderData;
+  const base = `/w/${workspace.slug}/p/${project.key}`;
   return (
-    <div>
-      <div className="mb-4 flex flex-wrap items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{project.name}</h1>
-        <span className="font-mono text-sm text-zinc-600 dark:text-zinc-400">{project.key}</span>
+    <>
+      <ContentHeader
+        crumbs={[{ label: workspace.name, to: `/w/${workspace.slug}` }]}
+        title={
+          <>
+            {project.name} <span className="font-mono text-xs font-normal text-zinc-600 dark:text-zinc-400">{project.key}</span>
+          </>
+        }
+        tabs={
+          <ViewTabs
+            label="Project"
+            tabs={[
+              { to: `${base}/issues`, label: "Issues", icon: <List size={14} aria-hidden="true" /> },
+              { to: `${base}/board`, label: "Board", icon: <Kanban size={14} aria-hidden="true" /> },
+              ...(canManage ? [{ to: `${base}/settings`, label: "Settings", icon: <Settings size={14} aria-hidden="true" /> }] : []),
+            ]}
+          />
+        }
+      >
         {project.archived ? (
-          <span className="rounded bg-amber-100 px-2 py-0.5 text-sm text-amber-900 dark:bg-amber-900 dark:text-amber-100">
-            Archived — read-only
-          </span>
+          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">Archived — read-only</span>
         ) : null}
-      </div>
-      <nav aria-label="Project" className="mb-6 border-b border-zinc-200 dark:border-zinc-800">
-        <ul className="-mb-px flex gap-4">
-          <li>
-            <NavLink to={`${base}/issues`} className={tabClass}>
-              Issues
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to={`${base}/board`} className={tabClass}>
-              Board
-            </NavLink>
-          </li>
-          {canManage ? (
-            <li>
-              <NavLink to={`${base}/settings`} className={tabClass}>
-                Settings
-              </NavLink>
-            </li>
-          ) : null}
-        </ul>
-      </nav>
+        {canWrite ? (
+          <Link to={`${base}/issues/new`} className={primaryButtonClass} aria-keyshortcuts="c">
+            <Plus size={14} aria-hidden="true" /> New issue
+          </Link>
+        ) : null}
+      </ContentHeader>
       <Outlet />
-    </div>
+    </>
   );
 }
 

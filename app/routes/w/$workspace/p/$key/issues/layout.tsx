@@ -9,6 +9,7 @@ import { LabelChip } from "~/components/label-chip";
 import { NoScriptSubmit } from "~/components/no-script-submit";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
+import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
 import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
 import { issueKey, issueSorts, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 import { quickStatusSchema } from "~/issues/forms.server";
@@ -71,21 +72,7 @@ const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone
 
 /** The same list with some parameters changed (and back to page 1 unless the page is what changes). */
 function listHref(filters: IssueFilters, changes: Partial<Record<string, string | number | null>>) {
-  const params = new URLSearchParams();
-  const current: Record<string, string | number | null> = {
-    q: filters.q || null,
-    status: filters.statuses.join(",") || null,
-    assignee: filters.assignee,
-    label: filters.labelId,
-    priority: filters.priority,
-    sort: filters.sort === "updated" ? null : filters.sort,
-    page: null,
-  };
-  for (const [name, value] of Object.entries({ ...current, ...changes })) {
-    if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
-  }
-  const query = params.toString();
-  return query ? `?${query}` : "?";
+  return searchOf(filterParams(filters, { sort: filters.sort === "updated" ? null : filters.sort, ...changes })) || "?";
 }
 
 /** The fetcher of a row's status select, by issue; the list reads the latest one's answer too. */
@@ -103,7 +90,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
   const projectKey = (params.key ?? "").toUpperCase();
   const detailOpen = params.number !== undefined;
   const search = listHref(filters, { page: page.page > 1 ? page.page : null });
-  const filtered = Boolean(filters.q || filters.statuses.length || filters.assignee || filters.labelId || filters.priority);
+  const filtered = isFiltered(filters);
   const selectClass = "rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900";
 
   return (
@@ -156,7 +143,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           <FilterSelect
             label="Assignee"
             name="assignee"
-            value={String(filters.assignee ?? "")}
+            value={String(filters.assignees[0] ?? "")}
             options={[
               { value: "", label: "Anyone" },
               { value: "me", label: "Me" },
@@ -168,14 +155,14 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           <FilterSelect
             label="Label"
             name="label"
-            value={String(filters.labelId ?? "")}
+            value={String(filters.labelIds[0] ?? "")}
             options={[{ value: "", label: "Any label" }, ...labels.map((l) => ({ value: l.id, label: l.name }))]}
             className={selectClass}
           />
           <FilterSelect
             label="Priority"
             name="priority"
-            value={filters.priority ?? ""}
+            value={filters.priorities[0] ?? ""}
             options={[{ value: "", label: "Any priority" }, ...priorities.map((p) => ({ value: p, label: priorityLabels[p] }))]}
             className={selectClass}
           />

@@ -1,0 +1,166 @@
+import { ChevronDown, LogOut, Menu as MenuIcon, Settings, Shield } from "lucide-react";
+import type { ReactNode } from "react";
+import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
+import { Avatar } from "./avatar";
+import { FlashMessage } from "./flash-message";
+import { menuItemClass, PopoverMenu } from "./menu";
+
+/** The `meta` of a page: its subject first, then where it is, then Cairn (DESIGN.md §2, Document titles). */
+export const pageTitle = (...parts: (string | undefined)[]) => [{ title: [...parts.filter(Boolean), "Cairn"].join(" · ") }];
+
+/** Route handle of the signed-in layouts: the root then leaves the page to their app shell. */
+export const appShellHandle = { appShell: true } as const;
+
+/**
+ * The signed-in frame (DESIGN.md §2): a 240 px sidebar with its own scroll beside a content area of
+ * the whole width. Below 768 px the sidebar is a drawer: the same element, a `popover` that the menu
+ * button opens without JavaScript (CSS shows it in place on wider screens).
+ */
+export function AppShell({ sidebar, children }: { sidebar: ReactNode; children: ReactNode }) {
+  return (
+    <div className="md:flex md:min-h-dvh">
+      <div className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b border-zinc-200 bg-white px-2 md:hidden dark:border-zinc-800 dark:bg-zinc-950">
+        <button type="button" popoverTarget="app-sidebar" aria-label="Open navigation" className="rounded p-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          <MenuIcon size={18} aria-hidden="true" />
+        </button>
+        <Link to="/" className="text-sm font-semibold">
+          Cairn
+        </Link>
+      </div>
+      <div id="app-sidebar" popover="auto" className="app-sidebar border-r border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+        {sidebar}
+      </div>
+      <main id="main" className="min-w-0 flex-1">
+        <FlashMessage />
+        {children}
+      </main>
+    </div>
+  );
+}
+
+export const sidebarLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `flex h-7 items-center gap-2 rounded px-2 text-zinc-700 dark:text-zinc-300 ${isActive ? "bg-zinc-200/70 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50" : "hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"}`;
+
+/** A link in the sidebar; the current page's is marked (aria-current) and highlighted. */
+export function SidebarLink({ to, end, children }: { to: string; end?: boolean; children: ReactNode }) {
+  return (
+    <NavLink to={to} end={end} className={sidebarLinkClass}>
+      {children}
+    </NavLink>
+  );
+}
+
+type RootUser = { id: number; name: string; email: string; isInstanceAdmin: boolean };
+
+/** The account menu at the bottom of every sidebar: Settings, Admin (instance admin), Sign out. */
+export function AccountMenu() {
+  const user = useRouteLoaderData<{ user: RootUser | null }>("root")?.user;
+  if (!user) return null;
+  return (
+    <div className="border-t border-zinc-200 p-2 dark:border-zinc-800">
+      <PopoverMenu
+        id="account-menu"
+        label={`Account: ${user.name}`}
+        triggerClassName="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+        trigger={
+          <>
+            <Avatar user={user} size="md" decorative />
+            <span className="min-w-0 flex-1 truncate font-medium">{user.name}</span>
+            <ChevronDown size={14} aria-hidden="true" className="text-zinc-500" />
+          </>
+        }
+      >
+        {() => (
+          <>
+            <p className="truncate px-2 pt-1 pb-1.5 text-xs text-zinc-600 dark:text-zinc-400">{user.email}</p>
+            <Link to="/settings" className={menuItemClass}>
+              <Settings size={14} aria-hidden="true" /> Settings
+            </Link>
+            {user.isInstanceAdmin ? (
+              <Link to="/admin" className={menuItemClass}>
+                <Shield size={14} aria-hidden="true" /> Admin
+              </Link>
+            ) : null}
+            <Form method="post" action="/logout">
+              <button type="submit" className={menuItemClass}>
+                <LogOut size={14} aria-hidden="true" /> Sign out
+              </button>
+            </Form>
+          </>
+        )}
+      </PopoverMenu>
+    </div>
+  );
+}
+
+/**
+ * The 48 px bar over the content (DESIGN.md §2): a breadcrumb, the page's heading, optional view
+ * tabs, and the page's actions at the right.
+ */
+export function ContentHeader({
+  crumbs = [],
+  title,
+  tabs,
+  children,
+}: {
+  crumbs?: { label: string; to: string }[];
+  title: ReactNode;
+  tabs?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <header className="flex min-h-12 flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-4 py-1.5 md:px-6 dark:border-zinc-800">
+      {crumbs.length ? (
+        <nav aria-label="Breadcrumb" className="min-w-0 text-sm text-zinc-600 dark:text-zinc-400">
+          <ol className="flex items-center gap-1">
+            {crumbs.map((crumb) => (
+              <li key={crumb.to} className="flex min-w-0 items-center gap-1">
+                <Link to={crumb.to} className="truncate hover:text-zinc-900 dark:hover:text-zinc-100">
+                  {crumb.label}
+                </Link>
+                <span aria-hidden="true">›</span>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      ) : null}
+      <h1 className="min-w-0 truncate text-sm font-semibold">{title}</h1>
+      {tabs}
+      {children ? <div className="ml-auto flex items-center gap-2">{children}</div> : null}
+    </header>
+  );
+}
+
+/** View switch of a section (List · Board · Settings): links, the current one marked. */
+export function ViewTabs({ label, tabs }: { label: string; tabs: { to: string; label: string; icon?: ReactNode; end?: boolean }[] }) {
+  return (
+    <nav aria-label={label}>
+      <ul className="flex items-center gap-1 text-sm">
+        {tabs.map((tab) => (
+          <li key={tab.to}>
+            <NavLink
+              to={tab.to}
+              end={tab.end}
+              className={({ isActive }) =>
+                `flex h-7 items-center gap-1.5 rounded px-2 ${isActive ? "bg-zinc-100 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50" : "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"}`
+              }
+            >
+              {tab.icon}
+              {tab.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export const primaryButtonClass =
+  "inline-flex h-7 items-center gap-1.5 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:text-zinc-950";
+export const secondaryButtonClass =
+  "inline-flex h-7 items-center gap-1.5 rounded-md border border-zinc-300 px-2.5 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800";
+
+/** Padding of a page's body under its ContentHeader. */
+export function PageBody({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {
+  return <div className={`px-4 py-6 md:px-6 ${narrow ? "max-w-3xl" : ""}`}>{children}</div>;
+}

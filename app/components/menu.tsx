@@ -1,0 +1,187 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Link, useFetcher, useLocation } from "react-router";
+
+/**
+ * Menus (DESIGN.md §1, principles 3 and 4): a property shows as a value; pressing it opens a small
+ * menu whose choices are the submit buttons of one real `<form method="post">`. Without JavaScript
+ * the form posts natively; with it, the same form goes through a fetcher and the value on screen
+ * changes at once (`useChoice` reads the pending choice).
+ */
+
+export type Choice = { value: string; label: string; icon?: ReactNode };
+
+const panelClass =
+  "menu-panel z-40 min-w-44 max-w-72 rounded-md border border-zinc-200 bg-white p-1 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+export const menuItemClass =
+  "flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-100 focus-visible:bg-zinc-100 aria-[current=true]:font-medium dark:hover:bg-zinc-800 dark:focus-visible:bg-zinc-800";
+export const triggerClass =
+  "inline-flex items-center gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800 aria-expanded:bg-zinc-100 dark:aria-expanded:bg-zinc-800";
+
+/** The value a choice form shows: the one being saved while it is on its way, else the stored one. */
+export function useChoice(fetcherKey: string, name: string, stored: string) {
+  const fetcher = useFetcher({ key: fetcherKey });
+  const pending = fetcher.formData?.get(name);
+  return typeof pending === "string" ? pending : stored;
+}
+
+/** The form inside a menu: hidden fields, then one submit button per choice (`name=value`). */
+export function ChoiceForm({
+  fetcherKey,
+  action,
+  title,
+  name,
+  current,
+  choices,
+  hidden,
+  onSubmitted,
+}: {
+  fetcherKey: string;
+  action?: string;
+  title: string;
+  name: string;
+  current: string;
+  choices: Choice[];
+  hidden: Record<string, string | number>;
+  onSubmitted?: () => void;
+}) {
+  const fetcher = useFetcher({ key: fetcherKey });
+  return (
+    <fetcher.Form method="post" action={action} onSubmit={onSubmitted} aria-label={title}>
+      {Object.entries(hidden).map(([field, value]) => (
+        <input key={field} type="hidden" name={field} value={value} />
+      ))}
+      <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">{title}</p>
+      <ul>
+        {choices.map((choice) => (
+          <li key={choice.value}>
+            <button type="submit" name={name} value={choice.value} aria-current={choice.value === current ? "true" : undefined} className={menuItemClass}>
+              {choice.icon}
+              <span className="min-w-0 flex-1 truncate">{choice.label}</span>
+              {choice.value === current ? <span aria-hidden="true">✓</span> : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </fetcher.Form>
+  );
+}
+
+/**
+ * A button and the popover it opens — declaratively (`popovertarget`), so it opens without
+ * JavaScript in browsers with the popover API; CSS anchors it to its button.
+ */
+export function PopoverMenu({
+  label,
+  trigger,
+  children,
+  triggerClassName = triggerClass,
+  id: givenId,
+}: {
+  /** The button's accessible name. */
+  label: string;
+  trigger: ReactNode;
+  children: (close: () => void) => ReactNode;
+  triggerClassName?: string;
+  id?: string;
+}) {
+  const generated = useId();
+  const id = givenId ?? `menu${generated.replace(/[^a-zA-Z0-9]/g, "")}`;
+  const panel = useRef<HTMLDivElement>(null);
+  return (
+    <>
+      <button type="button" popoverTarget={id} aria-label={label} className={triggerClassName}>
+        {trigger}
+      </button>
+      <div id={id} ref={panel} popover="auto" className={panelClass}>
+        {children(() => panel.current?.hidePopover())}
+      </div>
+    </>
+  );
+}
+
+/**
+ * A menu for pages with many of them (a list's rows, a board's cards), where rendering every menu
+ * would multiply the page's size: only the opened one is rendered. The button is a link to the page
+ * with `?menu=<id>`, so without JavaScript the server renders that menu open (decision record 011);
+ * with JavaScript the click renders it in the browser as a popover.
+ */
+export function OnDemandMenu({
+  menuId,
+  label,
+  trigger,
+  children,
+  triggerClassName = triggerClass,
+}: {
+  menuId: string;
+  label: string;
+  trigger: ReactNode;
+  /** `returnTo`: this page without the open menu, where a choice's answer should lead. */
+  children: (menu: { close: () => void; returnTo: string }) => ReactNode;
+  triggerClassName?: string;
+}) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const openOnServer = params.get("menu") === menuId;
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLAnchorElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open || !panel.current) return;
+    // `source` anchors the popover to its button (CSS anchor positioning); older browsers ignore it.
+    (panel.current.showPopover as (options?: { source?: HTMLElement }) => void).call(panel.current, { source: button.current ?? undefined });
+    panel.current.querySelector<HTMLButtonElement>("button[aria-current=true], button")?.focus();
+  }, [open]);
+
+  params.set("menu", menuId);
+  const openHref = `${location.pathname}?${params}`;
+  params.delete("menu");
+  const closeHref = `${location.pathname}${params.size ? `?${params}` : ""}`;
+
+  if (openOnServer && !open) {
+    // Without JavaScript (or before it runs): the menu as a panel under its button, and a way back.
+    return (
+      <span className="relative inline-flex">
+        <Link to={closeHref} aria-label={label} aria-expanded="true" preventScrollReset className={triggerClassName}>
+          {trigger}
+        </Link>
+        <div role="group" aria-label={label} className={`${panelClass} absolute top-full left-0 mt-1`}>
+          {children({ close: () => undefined, returnTo: closeHref })}
+          <Link to={closeHref} preventScrollReset className={`${menuItemClass} text-zinc-600 dark:text-zinc-400`}>
+            Close
+          </Link>
+        </div>
+      </span>
+    );
+  }
+  return (
+    <>
+      <Link
+        ref={button}
+        to={openHref}
+        aria-label={label}
+        aria-haspopup="true"
+        aria-expanded={open}
+        preventScrollReset
+        className={triggerClassName}
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {trigger}
+      </Link>
+      {open ? (
+        <div
+          ref={panel}
+          popover="auto"
+          className={panelClass}
+          onToggle={(event) => {
+            if ((event.nativeEvent as ToggleEvent).newState === "closed") setOpen(false);
+          }}
+        >
+          {children({ close: () => panel.current?.hidePopover(), returnTo: closeHref })}
+        </div>
+      ) : null}
+    </>
+  );
+}
