@@ -115,7 +115,7 @@ async function main() {
               for (const screen of pages) {
                 const response = await page.goto(screen.path, { waitUntil: "networkidle" });
                 if (response?.status() !== 200) throw new Error(`${screen.path} answered ${response?.status()}`);
-                await page.evaluate(() => document.fonts.ready);
+                await page.evaluate(() => document.fonts.ready.then(() => undefined));
                 const file = path.join(settings.out, `${screen.name}-${device.name}-${colorScheme}.png`);
                 await page.screenshot({ path: file, animations: "disabled", caret: "hide" });
                 console.log(`  ${path.relative(repoRoot, file)}  ${screen.path}`);
