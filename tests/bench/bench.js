@@ -4,25 +4,27 @@
 // Builds Cairn, then for each database (SQLite in a temporary DATA_DIR; PostgreSQL in a new database
 // on BENCH_DATABASE_URL, by default postgres://postgres@127.0.0.1:5432/postgres, skipped when it does
 // not answer) and each size: seeds a workspace (`node server.js seed`, timed), starts the production
-// server, signs in over HTTP, finds the pages' URLs, and measures each page with autocannon next to
+// server, signs in over HTTP, finds the pages' URLs (from the database, not the markup), and measures each page with autocannon next to
 // the floor: the same server answering /login signed out, a page rendered by React Router without data
 // or a query. Prints a table and writes it as JSON (bench-results/bench-<time>.json by default).
-import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import pg from "pg";
+import {
+  createDemoDatabase,
+  demoWorkspace,
+  largestDemoProject,
+  postgresAnswers,
+  repoRoot,
+  runOrThrow,
+  seedDemo,
+  signIn,
+  startDemoServer,
+} from "../tools/demo-instance.js";
 
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const workspace = "demo";
-/** The seed's owner (app/seed/demo-content.ts, app/seed/seed.server.ts). */
-const owner = { email: `ada@${workspace}.example.com`, password: "cairn-demo-password" };
 /** A word many seeded titles, descriptions and comments contain. */
 const searchWord = "error";
 const floorPath = "/login";
@@ -34,7 +36,6 @@ const floorPath = "/login";
  * @typedef {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number, requests: number, non2xx: number, errors: number }} Measurement
  * @typedef {Page & Probe & Measurement & { ratioToFloor: number }} PageResult
  * @typedef {{ dialect: string, issues: number, seedSeconds: number, seedOutput: string, peakRssMiB: number | null, serverStderr: { lines: number, distinct: string[] }, pages: PageResult[] }} Run
- * @typedef {{ env: Record<string, string>, drop: () => Promise<void> }} BenchDatabase
  */
 
 /** @returns {Settings} */
@@ -70,120 +71,6 @@ function readSettings() {
   };
 }
 
-/** @param {string} command @param {string[]} args */
-function runOrThrow(command, args) {
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed with ${result.status}`);
-}
-
-/** @param {string} url */
-async function postgresAnswers(url) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-/** @param {string} adminUrl @param {string} statement */
-async function onAdminConnection(adminUrl, statement) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * An empty database for one run: a temporary DATA_DIR (SQLite's file, and the session secret for both).
- * @param {"sqlite" | "postgres"} dialect @param {string} adminUrl
- * @returns {Promise<BenchDatabase>}
- */
-async function createDatabase(dialect, adminUrl) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
-  const removeDataDir = async () => rmSync(dataDir, { recursive: true, force: true });
-  if (dialect === "sqlite") return { env: { DATA_DIR: dataDir }, drop: removeDataDir };
-  const name = `cairn_bench_${randomBytes(6).toString("hex")}`;
-  await onAdminConnection(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
-    drop: async () => {
-      await onAdminConnection(adminUrl, `drop database if exists ${name} with (force)`);
-      await removeDataDir();
-    },
-  };
-}
-
-/** @param {Record<string, string>} env @param {number} issues */
-function seed(env, issues) {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, ["server.js", "seed", "--workspace", workspace, "--issues", String(issues)], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, ...env },
-    encoding: "utf8",
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0) throw new Error(`Seeding failed: ${result.stderr}`);
-  return { seconds, output: result.stdout.trim() };
-}
-
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The production server as an operator runs it, without per-request logs (they would cost time). */
-async function startServer(/** @type {Record<string, string>} */ env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  // Kept and summarised rather than passed through: a warning per request would drown the progress.
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}: ${stderr}`);
-    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error("The server did not become ready in 60 s");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    pid: /** @type {number} */ (child.pid),
-    /** What the server wrote to stderr: how many lines, and the distinct ones (process ids left out). */
-    stderrSummary() {
-      const lines = stderr.split("\n").filter((line) => line.trim() !== "");
-      return { lines: lines.length, distinct: [...new Set(lines.map((line) => line.replace(/^\(node:\d+\) /, "")))].slice(0, 10) };
-    },
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 /** The process's peak resident set size so far (Linux), in MiB. @param {number} pid */
 function peakRssMiB(pid) {
   try {
@@ -194,55 +81,28 @@ function peakRssMiB(pid) {
   }
 }
 
-/** Signs the seeded owner in as a form post would, and returns the session cookie. @param {string} url */
-async function signIn(url) {
-  const response = await fetch(`${url}/login`, {
-    method: "POST",
-    redirect: "manual",
-    // Same-origin, as a browser says it: cross-site posts are refused.
-    headers: { origin: url },
-    body: new URLSearchParams(owner),
-  });
-  const cookie = response.headers.getSetCookie().map((header) => header.split(";")[0]).find((pair) => pair?.includes("session="));
-  if (response.status !== 302 || !cookie) throw new Error(`Signing in failed with ${response.status}`);
-  return cookie;
-}
-
 /** @param {string} url @param {string} cookie @param {string} pagePath */
 async function getHtml(url, cookie, pagePath) {
   const response = await fetch(`${url}${pagePath}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
   return { response, html: await response.text() };
 }
 
-/** React puts `<!-- -->` between adjacent text nodes. @param {string} html */
-const text = (html) => html.replaceAll("<!-- -->", "");
-
 /**
- * The pages to measure, found as a person would: the workspace's projects from the sidebar of My
- * issues, the one with the most issues, its newest issue, the list filtered to my issues in progress.
- * @param {string} url @param {string} cookie @returns {Promise<Page[]>}
+ * The pages to measure: the project with the most issues (read from the database, so that a change
+ * of markup cannot break the bench), its newest issue, the list filtered to my issues in progress.
+ * @param {Record<string, string>} env @returns {Promise<Page[]>}
  */
-async function discoverPages(url, cookie) {
-  const home = `/w/${workspace}`;
-  const { html } = await getHtml(url, cookie, home);
-  const keys = [...new Set([...html.matchAll(new RegExp(`href="/w/${workspace}/p/([A-Z]{2,6})(?:/issues)?"`, "g"))].map((m) => /** @type {string} */ (m[1])))];
-  if (!keys.length) throw new Error(`No project links on ${home}`);
-  let largest = { key: "", total: -1, html: "" };
-  for (const key of keys) {
-    const list = await getHtml(url, cookie, `/w/${workspace}/p/${key}/issues`);
-    const total = Number(/>Issues <span[^>]*>\((\d+)\)<\/span>/.exec(text(list.html))?.[1] ?? -1);
-    if (total > largest.total) largest = { key, total, html: list.html };
-  }
-  const project = `/w/${workspace}/p/${largest.key}`;
-  const newest = new RegExp(`href="${project}/issues/(\\d+)"`).exec(largest.html)?.[1];
-  if (!newest) throw new Error(`No issue links on ${project}/issues`);
+async function benchedPages(env) {
+  const home = `/w/${demoWorkspace}`;
+  const largest = await largestDemoProject(env);
+  const project = `${home}/p/${largest.key}`;
   return [
     { name: "floor: /login signed out", path: floorPath, signedIn: false },
     { name: "issue list", path: `${project}/issues`, signedIn: true },
     { name: "issue list, filtered", path: `${project}/issues?status=in_progress&assignee=me`, signedIn: true },
-    { name: "issue detail", path: `${project}/issues/${newest}`, signedIn: true },
+    { name: "issue detail", path: `${project}/issues/${largest.newestIssue}`, signedIn: true },
     { name: "board", path: `${project}/board`, signedIn: true },
-    { name: "search", path: `/w/${workspace}/search?q=${searchWord}`, signedIn: true },
+    { name: "search", path: `${home}/search?q=${searchWord}`, signedIn: true },
     { name: "My issues", path: home, signedIn: true },
   ];
 }
@@ -303,15 +163,15 @@ async function measure(target, headers, duration, connections) {
 
 /** @param {"sqlite" | "postgres"} dialect @param {number} issues @param {Settings} settings @param {string} adminUrl @returns {Promise<Run>} */
 async function benchmarkOne(dialect, issues, settings, adminUrl) {
-  const database = await createDatabase(dialect, adminUrl);
+  const database = await createDemoDatabase(dialect, adminUrl);
   try {
     console.log(`\n${dialect}, ${issues.toLocaleString("en")} issues: seeding…`);
-    const seeded = seed(database.env, issues);
+    const seeded = seedDemo(database.env, issues);
     console.log(`${seeded.output}\n(${seeded.seconds.toFixed(1)} s for the whole command)`);
-    const server = await startServer(database.env);
+    const server = await startDemoServer(database.env);
     try {
       const cookie = await signIn(server.url);
-      const pages = await discoverPages(server.url, cookie);
+      const pages = await benchedPages(database.env);
       // Every probe before any load, so that none includes the session's once-a-minute last-seen write.
       /** @type {Probe[]} */
       const probes = [];
