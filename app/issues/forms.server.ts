@@ -70,11 +70,16 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
 ]);
 export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string[]; version: string; intent: string };
 
-/** A status change from the list, which names the issue by id. */
-export const quickStatusSchema = z.object({
-  intent: z.literal("status"),
-  issueId: idField,
-  version: versionField,
-  status: statusField,
-  returnTo: z.string().optional(),
-});
+/** The fields every change from the list sends: which issue (by id), at which version, and where to go back. */
+const listChangeFields = { issueId: idField, version: versionField, returnTo: z.string().optional() };
+
+/** A property change from a list row's menu (status, priority, assignee). */
+export const listChangeSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("status"), ...listChangeFields, status: statusField }),
+    z.object({ intent: z.literal("priority"), ...listChangeFields, priority: priorityField }),
+    z.object({ intent: z.literal("assignee"), ...listChangeFields, assigneeId: assigneeField }),
+  ],
+  { error: "Choose a status, a priority or an assignee." },
+);

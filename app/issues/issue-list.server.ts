@@ -156,29 +156,72 @@ export async function listIssues(db: Database, projectId: number, filters: Issue
       "assignee.name as assigneeName",
     ]);
   const issues = await rows.limit(issuePageSize).offset((page - 1) * issuePageSize).execute();
-  const labels = issues.length
-    ? await db
-        .selectFrom("issue_labels")
-        .innerJoin("labels", "labels.id", "issue_labels.label_id")
-        .select(["issue_labels.issue_id", "labels.id", "labels.name", "labels.color"])
-        .where(
-          "issue_labels.issue_id",
-          "in",
-          issues.map((i) => i.id),
-        )
-        .orderBy("labels.name")
-        .execute()
-    : [];
+  const labels = await labelsOfIssues(
+    db,
+    issues.map((i) => i.id),
+  );
   return {
-    issues: issues.map((issue) => ({
-      ...issue,
-      priority: priorityOf(issue.priority),
-      labels: labels.filter((l) => l.issue_id === issue.id).map(({ id, name, color }) => ({ id, name, color })),
-    })),
+    issues: issues.map((issue) => ({ ...issue, priority: priorityOf(issue.priority), labels: labels.get(issue.id) ?? [] })),
     total: Number(total),
     page,
     pageCount,
   };
+}
+
+/** The labels of each of these issues, by name — one query. */
+export async function labelsOfIssues(db: Database, issueIds: number[]) {
+  const byIssue = new Map<number, { id: number; name: string; color: string }[]>();
+  if (!issueIds.length) return byIssue;
+  const rows = await db
+    .selectFrom("issue_labels")
+    .innerJoin("labels", "labels.id", "issue_labels.label_id")
+    .select(["issue_labels.issue_id", "labels.id", "labels.name", "labels.color"])
+    .where("issue_labels.issue_id", "in", issueIds)
+    .orderBy("labels.name")
+    .execute();
+  for (const { issue_id, ...label } of rows) byIssue.set(issue_id, [...(byIssue.get(issue_id) ?? []), label]);
+  return byIssue;
+}
+
+/**
+ * Issues of a workspace as a list row shows them, for the screens across projects (My issues,
+ * search): with their project's key and assignee (`asIssueRows` adds the labels).
+ */
+export function workspaceIssueRows(db: Database, workspaceId: number) {
+  return db
+    .selectFrom("issues")
+    .innerJoin("projects", "projects.id", "issues.project_id")
+    .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
+    .select([
+      "issues.id",
+      "issues.number",
+      "issues.title",
+      "issues.status",
+      "issues.priority",
+      "issues.due_date",
+      "issues.updated_at",
+      "issues.version",
+      "projects.key as projectKey",
+      "assignee.id as assigneeId",
+      "assignee.name as assigneeName",
+    ])
+    .where("projects.workspace_id", "=", workspaceId);
+}
+
+type WorkspaceIssueRow = Awaited<ReturnType<ReturnType<typeof workspaceIssueRows>["execute"]>>[number];
+
+/** Those rows with their priority named, their assignee as a person and their labels. */
+export async function asIssueRows(db: Database, rows: WorkspaceIssueRow[]) {
+  const labels = await labelsOfIssues(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map(({ assigneeId, assigneeName, ...row }) => ({
+    ...row,
+    priority: priorityOf(row.priority),
+    assignee: assigneeId === null || assigneeName === null ? null : { id: assigneeId, name: assigneeName },
+    labels: labels.get(row.id) ?? [],
+  }));
 }
 
 export type IssueListPage = Awaited<ReturnType<typeof listIssues>>;

@@ -1,15 +1,18 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
+import { ContentHeader, PageBody, pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { StatusBadge } from "~/components/issue-bits";
-import { PageHeader } from "~/components/page-header";
+import { IssueRow, IssueRows } from "~/components/issue-row";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { appContext } from "~/host/app-context.server";
-import { issueKey } from "~/issues/issue-fields";
+import { asIssueRows, workspaceIssueRows } from "~/issues/issue-list.server";
 import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, searchIssues } from "~/search/search.server";
 import type { Route } from "./+types/search";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: loaderData?.q ? `Search: ${loaderData.q} — Cairn` : "Search — Cairn" }];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const workspace = matches.find((match) => match?.id === "routes/w/$workspace/layout")?.data as { workspace?: { name: string } } | undefined;
+  return pageTitle(loaderData?.q ? `Search: ${loaderData.q}` : "Search", workspace?.workspace?.name);
+};
 
 /** Every member (viewers too) may search (docs/product.md, Roles). A query that names an issue (WEB-42) opens it. */
 export async function loader(args: Route.LoaderArgs) {
@@ -24,7 +27,16 @@ export async function loader(args: Route.LoaderArgs) {
     if (issue) throw redirect(`/w/${workspace.slug}/p/${issue.projectKey}/issues/${issue.number}`);
   }
   const found = q ? await searchIssues(handle, { workspaceId: workspace.id, q, page: parsePositiveInteger(params.get("page")) ?? 1 }) : null;
-  return { q, problem: null, found };
+  if (!found) return { q, problem: null, found };
+  // Each result as a list row shows it: its priority, labels, assignee and times too.
+  const ids = found.results.map((result) => result.issueId);
+  const rows = ids.length ? await asIssueRows(handle.db, await workspaceIssueRows(handle.db, workspace.id).where("issues.id", "in", ids).execute()) : [];
+  const rowOf = new Map(rows.map((row) => [row.id, row]));
+  const results = found.results.flatMap((result) => {
+    const row = rowOf.get(result.issueId);
+    return row ? [{ ...result, row }] : [];
+  });
+  return { q, problem: null, found: { ...found, results } };
 }
 
 /** `text` with the given ranges wrapped in <mark>: React escapes the rest. */
@@ -51,87 +63,83 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
   const { q, problem, found } = loaderData;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === `/w/${params.workspace}/search`;
-  const inputClass = "min-w-0 flex-1 rounded border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+  const inputClass = "h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2.5 dark:border-zinc-700 dark:bg-zinc-900";
 
   return (
-    <div>
-      <PageHeader title="Search">Issue titles, descriptions and comments in this workspace.</PageHeader>
-      <Form method="get" role="search" aria-label="Search this workspace" className="mb-6 flex max-w-xl items-end gap-2">
-        <label className="flex min-w-0 flex-1 flex-col text-sm font-medium">
-          Search
-          {/* Keyed by the query: a new search from the sidebar shows its words here too. */}
-          <input
-            key={q}
-            type="search"
-            name="q"
-            defaultValue={q}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? "search-error" : undefined}
-            className={`mt-1 ${inputClass} aria-[invalid]:border-red-600`}
-          />
-          {problem ? (
-            <span id="search-error" className="mt-1 font-normal text-red-700 dark:text-red-400">
-              {problem}
-            </span>
-          ) : null}
-        </label>
-        <button
-          type="submit"
-          aria-disabled={searching || undefined}
-          className="rounded bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 aria-disabled:opacity-60"
-        >
-          Search
-        </button>
-      </Form>
+    <>
+      <ContentHeader title="Search" />
+      <div className="border-b border-zinc-200 px-3 py-3 md:px-4 dark:border-zinc-800">
+        <Form method="get" role="search" aria-label="Search this workspace" className="flex max-w-xl items-start gap-2">
+          <label className="flex min-w-0 flex-1 flex-col">
+            <span className="sr-only">Search</span>
+            {/* Keyed by the query: a new search from the sidebar shows its words here too. */}
+            <input
+              key={q}
+              type="search"
+              name="q"
+              defaultValue={q}
+              placeholder="Words, or a key like WEB-42"
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? "search-error" : undefined}
+              className={`${inputClass} aria-[invalid]:border-red-600`}
+            />
+            {problem ? (
+              <span id="search-error" className="mt-1 text-red-700 dark:text-red-400">
+                {problem}
+              </span>
+            ) : null}
+          </label>
+          <button type="submit" aria-disabled={searching || undefined} className={`${primaryButtonClass} h-8 aria-disabled:opacity-60`}>
+            Search
+          </button>
+        </Form>
+      </div>
 
       {found ? (
         <section aria-labelledby="results-title" aria-busy={searching || undefined}>
           <h2 id="results-title" className="sr-only">
             Results
           </h2>
-          <p aria-live="polite" className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
+          <p aria-live="polite" className="px-3 py-2 text-[13px] text-zinc-600 md:px-4 dark:text-zinc-400">
             {found.total === 1 ? "1 result" : `${found.total} results`}
             {found.pageCount > 1 ? ` · page ${found.page} of ${found.pageCount}` : ""}
           </p>
           {found.results.length ? (
-            <ol className="divide-y divide-zinc-100 dark:divide-zinc-900">
-              {found.results.map((result) => {
-                const key = issueKey(result.projectKey, result.number);
-                return (
-                  <li key={result.issueId} className="py-3">
-                    <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-                      <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</span>
-                      <Link to={`/w/${params.workspace}/p/${result.projectKey}/issues/${result.number}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-                        <Highlighted text={result.title} ranges={result.titleHighlights} />
-                      </Link>
-                      <StatusBadge status={result.status} />
-                    </div>
-                    {result.snippet ? (
-                      <p className="mt-1 text-sm break-words text-zinc-700 dark:text-zinc-300">
-                        <Highlighted text={result.snippet} ranges={result.snippetHighlights} />
-                      </p>
-                    ) : null}
-                  </li>
-                );
-              })}
-            </ol>
+            <IssueRows label="Results">
+              {found.results.map((result) => (
+                <IssueRow
+                  key={result.issueId}
+                  issue={result.row}
+                  href={`/w/${params.workspace}/p/${result.projectKey}/issues/${result.number}`}
+                  title={<Highlighted text={result.title} ranges={result.titleHighlights} />}
+                >
+                  {result.snippet ? (
+                    <p className="-mt-1.5 truncate pr-4 pb-2 pl-36 text-[13px] text-zinc-600 md:pl-[9.25rem] dark:text-zinc-400">
+                      <Highlighted text={result.snippet} ranges={result.snippetHighlights} />
+                    </p>
+                  ) : null}
+                </IssueRow>
+              ))}
+            </IssueRows>
           ) : (
-            <p className="rounded border border-dashed border-zinc-300 px-4 py-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-              No issues match “{q}”.
-            </p>
+            <PageBody>
+              <p className="rounded-md border border-dashed border-zinc-300 px-4 py-8 text-center text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+                No issues match “{q}”.
+              </p>
+            </PageBody>
           )}
           {found.pageCount > 1 ? (
-            <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
+            <nav aria-label="Pages" className="flex items-center gap-4 px-3 py-3 text-sm md:px-4">
               {found.page > 1 ? (
-                <Link to={pageHref(q, found.page - 1)} rel="prev" className="text-indigo-700 underline dark:text-indigo-300">
+                <Link to={pageHref(q, found.page - 1)} rel="prev" className="text-indigo-700 hover:underline dark:text-indigo-300">
                   Previous page
                 </Link>
               ) : null}
-              <span>
+              <span className="text-zinc-600 dark:text-zinc-400">
                 Page {found.page} of {found.pageCount}
               </span>
               {found.page < found.pageCount ? (
-                <Link to={pageHref(q, found.page + 1)} rel="next" className="text-indigo-700 underline dark:text-indigo-300">
+                <Link to={pageHref(q, found.page + 1)} rel="next" className="text-indigo-700 hover:underline dark:text-indigo-300">
                   Next page
                 </Link>
               ) : null}
@@ -139,9 +147,12 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
           ) : null}
         </section>
       ) : (
-        <p className="text-zinc-700 dark:text-zinc-300">Type words to find, or an issue key like WEB-42 to open that issue.</p>
+        <PageBody>
+          <p className="text-zinc-700 dark:text-zinc-300">Search finds issues by the words of their titles, descriptions and comments, in every project of this workspace.</p>
+          <p className="mt-1 text-zinc-600 dark:text-zinc-400">Type words to find, or an issue key like WEB-42 to open that issue.</p>
+        </PageBody>
       )}
-    </div>
+    </>
   );
 }
 
