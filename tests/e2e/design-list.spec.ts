@@ -1,0 +1,140 @@
+/**
+ * DESIGN.md §5, measured on the issue list, My issues and search, with JavaScript on and off: at
+ * 1440×900 a 100-issue list shows at least 18 whole rows without scrolling, every row the same
+ * height (≤ 44 px) and every title on one line; no page scrolls sideways at 1440×900 or 390×844;
+ * with JavaScript no visible "Set" or "Apply"; without it a status, priority and assignee change
+ * completes through a native POST.
+ */
+import type { Page } from "@playwright/test";
+import { fileIssuesByPost, type FiledIssue } from "./board-helpers";
+import { expect, test } from "./fixtures";
+import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
+import { chooseInRowMenu, rowMenuButton } from "./issues-list-helpers";
+
+const wide = { width: 1440, height: 900 };
+const phone = { width: 390, height: 844 };
+
+/** The list's rows as laid out: each row's box and whether its title link fits on one line. */
+async function rowBoxes(page: Page) {
+  return page.locator('ul[aria-label="Issues"] > li').evaluateAll((rows) =>
+    rows.map((row) => {
+      const box = row.getBoundingClientRect();
+      const title = row.querySelector<HTMLElement>("a[data-issue-link]")!;
+      const lineHeight = Number.parseFloat(getComputedStyle(title).lineHeight);
+      return { top: box.top, bottom: box.bottom, height: box.height, titleOneLine: title.getBoundingClientRect().height < lineHeight * 1.5 };
+    }),
+  );
+}
+
+async function expectNoSidewaysScroll(page: Page, what: string) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `${what}: the page is ${widths.scroll} px wide in a ${widths.client} px viewport`).toBeLessThanOrEqual(widths.client);
+}
+
+/** Visible controls that only browsers without JavaScript need. */
+const noJsOnlyNames = /^(Set|Apply|Move to|Move up|Move down)\b/;
+
+test.describe("the issue list's design", () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test("100 issues: ≥ 18 whole one-line rows of one height at 1440×900, no sideways scroll, menus instead of Set", async ({
+    page,
+    cairn,
+    javaScriptEnabled,
+    consoleErrors,
+  }, testInfo) => {
+    const { slug, name: me } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Lena List", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Web app", "WEB");
+    for (const [name, color] of [
+      ["Bug", "red"],
+      ["Frontend", "blue"],
+      ["Needs design", "purple"],
+    ] as const) {
+      const created = await page.request.post(`/w/${slug}/settings/labels`, { form: { intent: "create", name, color } });
+      expect(created.ok()).toBe(true);
+    }
+    const handle = cairn.database.open();
+    let labelIds: number[];
+    let myId: number;
+    try {
+      labelIds = (await handle.db.selectFrom("labels").select("id").orderBy("id").execute()).map((l) => l.id);
+      myId = (await handle.db.selectFrom("users").select("id").where("name", "=", me).executeTakeFirstOrThrow()).id;
+    } finally {
+      await handle.db.destroy();
+    }
+    const statuses = ["backlog", "todo", "in_progress", "in_review", "done", "canceled"];
+    const issues: FiledIssue[] = Array.from({ length: 100 }, (_, i) => ({
+      // Every fifth title is far longer than a row: it must stay on one line, cut with an ellipsis.
+      title: i % 5 === 0 ? `Issue ${i + 1}: ${"a very long title that goes on and on ".repeat(4)}`.trim() : `Issue ${i + 1}`,
+      status: statuses[i % statuses.length],
+      priority: ["none", "low", "medium", "high", "urgent"][i % 5],
+      assigneeId: i % 3 === 0 ? myId : "",
+      labelIds: labelIds.slice(0, i % 4),
+      dueDate: i % 7 === 0 ? "2020-01-01" : i % 7 === 1 ? "2031-06-30" : "",
+    }));
+    await fileIssuesByPost(page, base, issues);
+
+    await page.setViewportSize(wide);
+    await open(page, javaScriptEnabled, `${base}/issues?sort=number`);
+    await expect(page).toHaveTitle("Issues · Web app · Cairn");
+    const rows = await rowBoxes(page);
+    expect(rows).toHaveLength(50);
+    const whole = rows.filter((row) => row.top >= 0 && row.bottom <= wide.height);
+    expect(whole.length, "whole rows visible at 1440×900").toBeGreaterThanOrEqual(18);
+    const heights = new Set(rows.map((row) => row.height));
+    expect([...heights], "every row the same height").toHaveLength(1);
+    expect(rows[0]!.height).toBeLessThanOrEqual(44);
+    expect(rows[0]!.height).toBeGreaterThanOrEqual(36);
+    expect(rows.every((row) => row.titleOneLine), "every title on one line").toBe(true);
+    // The full title is the link's tooltip.
+    const longTitle = issues[0]!.title;
+    await expect(page.getByRole("link", { name: longTitle, exact: true })).toHaveAttribute("title", longTitle);
+    // Labels: two chips, then "+1".
+    const row4 = page.locator('ul[aria-label="Issues"] > li').nth(3);
+    await expect(row4).toContainText("Bug");
+    await expect(row4).toContainText("Frontend");
+    await expect(row4).toContainText("+1");
+    await expect(row4).not.toContainText("Needs design");
+    // Times are <time datetime>: the due date and the updated time.
+    await expect(page.locator('ul[aria-label="Issues"] > li').first().locator("time[datetime]")).toHaveCount(2);
+    await expectNoSidewaysScroll(page, "list at 1440×900");
+
+    if (javaScriptEnabled) {
+      for (const control of [page.getByRole("button", { name: noJsOnlyNames }), page.getByRole("link", { name: noJsOnlyNames })]) {
+        const visible = await control.evaluateAll((elements) => elements.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.textContent));
+        expect(visible, "controls only for browsers without JavaScript").toEqual([]);
+      }
+    }
+
+    // An issue open beside the list (≥ 1280 px): both on screen, still no sideways scroll.
+    await page.getByRole("link", { name: "Issue 2", exact: true }).click();
+    await expect(page).toHaveURL(`${base}/issues/2?sort=number`);
+    await expect(page.getByRole("list", { name: "Issues" })).toBeVisible();
+    await expectNoSidewaysScroll(page, "list and issue at 1440×900");
+
+    // Without JavaScript every change completes through a native POST (with it, through a fetcher).
+    await open(page, javaScriptEnabled, `${base}/issues?sort=number`);
+    await chooseInRowMenu(page, javaScriptEnabled, "Status", "WEB-2", "Done");
+    await expect(rowMenuButton(page, "Status", "WEB-2")).toHaveAccessibleName("Status of WEB-2: Done");
+    await chooseInRowMenu(page, javaScriptEnabled, "Priority", "WEB-2", "Urgent");
+    await expect(rowMenuButton(page, "Priority", "WEB-2")).toHaveAccessibleName("Priority of WEB-2: Urgent");
+    await chooseInRowMenu(page, javaScriptEnabled, "Assignee", "WEB-2", me);
+    await expect(rowMenuButton(page, "Assignee", "WEB-2")).toHaveAccessibleName(`Assignee of WEB-2: ${me}`);
+    // The page is the list as it was: same sort, no menu left open.
+    expect(new URL(page.url()).search).toBe("?sort=number");
+
+    // A phone: no sideways scroll on the list, an issue, My issues and search.
+    await page.setViewportSize(phone);
+    for (const path of [`${base}/issues`, `${base}/issues/1`, `/w/${slug}`, `/w/${slug}/search?q=issue`]) {
+      await open(page, javaScriptEnabled, path);
+      await expectNoSidewaysScroll(page, `${path} at 390×844`);
+    }
+    await page.setViewportSize(wide);
+    for (const path of [`/w/${slug}`, `/w/${slug}/search?q=issue`]) {
+      await open(page, javaScriptEnabled, path);
+      await expectNoSidewaysScroll(page, `${path} at 1440×900`);
+    }
+    await expect(page).toHaveTitle("Search: issue · Acme · Cairn");
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import { nextPost, waitForRouterIdle } from "./issues-helpers";
+
+export type RowProperty = "Status" | "Priority" | "Assignee";
+
+/** A row's menu button ("Status of WEB-1: Todo"): its name starts with the old select's label. */
+export function rowMenuButton(page: Page, property: RowProperty, key: string) {
+  return page.getByRole("link", { name: new RegExp(`^${property} of ${key}: `) });
+}
+
+/**
+ * Changes a row's property from the list through its menu, and waits until the answer is on
+ * screen. Without JavaScript the button is a link that reloads the list with the menu open (its
+ * choices are a form's submit buttons, a native POST); with it, the menu is a popover and the form
+ * goes through a fetcher. Returns the POST's response.
+ */
+export async function chooseInRowMenu(page: Page, javaScriptEnabled: boolean, property: RowProperty, key: string, choice: string) {
+  const listPath = new URL(page.url()).pathname.replace(/\/issues(\/.*)?$/, "/issues");
+  await rowMenuButton(page, property, key).click();
+  const menu = javaScriptEnabled ? page.locator(":popover-open") : page.getByRole("group", { name: new RegExp(`^${property} of ${key}: `) });
+  const button = menu.getByRole("button", { name: choice, exact: true });
+  await expect(button).toBeVisible();
+  const posted = nextPost(page, listPath);
+  const loaded = javaScriptEnabled ? undefined : page.waitForEvent("load");
+  await button.click();
+  const response = await posted;
+  if (loaded) await loaded;
+  else await waitForRouterIdle(page);
+  return response;
+}
