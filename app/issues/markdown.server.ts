@@ -120,8 +120,8 @@ md.core.ruler.after("text_join", "issue_references", (state) => {
       const pieces: (typeof token)[] = [];
       let end = 0;
       for (const match of token.content.matchAll(issueReference)) {
-        const [reference, key, digits] = match as unknown as [string, string, string];
-        const number = parsePositiveInteger(digits);
+        const [reference, key = ""] = match;
+        const number = parsePositiveInteger(match[2]);
         if (!projectKeys.has(key) || number === null) continue;
         const link = new state.Token("link_open", "a", 1);
         link.attrSet("href", `/w/${encodeURIComponent(workspaceSlug)}/p/${key}/issues/${number}`);
