@@ -55,13 +55,3 @@ export function relativeTime(at: Date, now: Date, timeZone: string, style: "long
 export function exactTime(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(at);
 }
-
-/** Whether a time zone name is one this runtime knows. */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
