@@ -53,5 +53,6 @@ export function relativeTime(at: Date, now: Date, timeZone: string, style: "long
 
 /** The exact time for a tooltip: "Mar 3, 2026, 14:05 GMT+1". */
 export function exactTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(at);
+  // dateStyle and timeZoneName cannot be combined: the fields are spelled out.
+  return new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(at);
 }
