@@ -9,9 +9,11 @@ import { fileIssuesByPost, inviteMember, joinByInvitation, optionValue } from ".
 import { expect, test, waitForHydration } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
 
-/** The keys of the rows of a list of "My issues" (each row starts with its key). */
+/** The keys of the rows of a list of "My issues" (each row's title link ends its key's path). */
 async function rowKeys(list: Locator): Promise<string[]> {
-  return list.getByRole("listitem").evaluateAll((items) => items.map((item) => item.querySelector("span")?.textContent ?? ""));
+  return list
+    .getByRole("listitem")
+    .evaluateAll((items) => items.map((item) => /\/p\/(\w+)\/issues\/(\d+)$/.exec(item.querySelector("a[data-issue-link]")?.getAttribute("href") ?? "")?.slice(1).join("-") ?? ""));
 }
 
 const assignedToMe = (page: Page) => page.getByRole("region", { name: "Assigned to me", exact: true });
@@ -32,6 +34,9 @@ test.describe("my issues", () => {
 
     // Nothing yet.
     await expect(assignedToMe(page)).toContainText("No open issues are assigned to you.");
+    // The empty page says what it is for, and offers its first action.
+    await expect(assignedToMe(page).getByRole("link", { name: "Create a project" })).toBeVisible();
+    await expect(page).toHaveTitle("My issues · Acme · Cairn");
     await expect(reportedByMe(page)).toContainText("You have not reported any issues here yet.");
 
     const web = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
@@ -75,15 +80,15 @@ test.describe("my issues", () => {
       for (const closedOrNotMine of ["Old bug, done", "Dropped idea", "For Gus", "Nobody's yet"]) {
         await expect(assigned.getByRole("link", { name: closedOrNotMine })).toHaveCount(0);
       }
-      await expect(group("In review").getByRole("listitem")).toContainText("due 2030-01-31");
-      await expect(group("Todo").getByRole("listitem").first()).toContainText("High");
+      await expect(group("In review").getByRole("listitem").locator("time[datetime='2030-01-31']")).toHaveAttribute("title", "Due 2030-01-31");
+      await expect(group("Todo").getByRole("listitem").first().getByRole("img", { name: "Priority of WEB-1: High" })).toBeVisible();
 
       // What I reported, open or closed, with its status — not what Gus filed.
       const reported = reportedByMe(page);
       expect((await rowKeys(reported)).sort()).toEqual(["API-1", "API-2", "API-3", "WEB-1", "WEB-2", "WEB-3", "WEB-4", "WEB-5"]);
       await expect(reported.getByRole("link", { name: "From Gus, for Mia" })).toHaveCount(0);
-      await expect(reported.getByRole("listitem").filter({ hasText: "Old bug, done" })).toContainText("Done");
-      await expect(reported.getByRole("listitem").filter({ hasText: "Dropped idea" })).toContainText("Canceled");
+      await expect(reported.getByRole("listitem").filter({ hasText: "Old bug, done" }).getByRole("img", { name: /^Status of WEB-\d+: Done$/ })).toBeVisible();
+      await expect(reported.getByRole("listitem").filter({ hasText: "Dropped idea" }).getByRole("img", { name: /^Status of WEB-\d+: Canceled$/ })).toBeVisible();
 
       // A row opens its issue, in its own project.
       await group("In review").getByRole("link", { name: "Review the schema" }).click();

@@ -28,6 +28,7 @@ test.describe("search", () => {
     await sidebarSearch.press("Enter");
     await expect(page).toHaveURL(`/w/${slug}/search?q=login`);
     await expect(page.getByRole("heading", { level: 1, name: "Search" })).toBeVisible();
+    await expect(page).toHaveTitle(/^Search: login · .+ · Cairn$/);
     await expect(page.getByLabel("Search", { exact: true })).toHaveValue("login");
     await expect(page.getByText("3 results", { exact: true })).toBeVisible();
 
