@@ -15,12 +15,21 @@ export function rowMenuButton(page: Page, property: RowProperty, key: string) {
  * choices are a form's submit buttons, a native POST); with it, the menu is a popover and the form
  * goes through a fetcher. Returns the POST's response.
  */
-export async function chooseInRowMenu(page: Page, javaScriptEnabled: boolean, property: RowProperty, key: string, choice: string) {
+export async function chooseInRowMenu(
+  page: Page,
+  javaScriptEnabled: boolean,
+  property: RowProperty,
+  key: string,
+  choice: string,
+  /** Runs once the menu is open (without JavaScript, opening it loads the page afresh). */
+  whileOpen?: () => Promise<void>,
+) {
   const listPath = new URL(page.url()).pathname.replace(/\/issues(\/.*)?$/, "/issues");
   await rowMenuButton(page, property, key).click();
   const menu = javaScriptEnabled ? page.locator(":popover-open") : page.getByRole("group", { name: new RegExp(`^${property} of ${key}: `) });
   const button = menu.getByRole("button", { name: choice, exact: true });
   await expect(button).toBeVisible();
+  await whileOpen?.();
   const posted = nextPost(page, listPath);
   const loaded = javaScriptEnabled ? undefined : page.waitForEvent("load");
   await button.click();
