@@ -6,6 +6,7 @@
  * completes through a native POST.
  */
 import type { Page } from "@playwright/test";
+import { describeFindings, type Finding, scan } from "./axe";
 import { fileIssuesByPost, type FiledIssue } from "./board-helpers";
 import { expect, test } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
@@ -24,6 +25,12 @@ async function rowBoxes(page: Page) {
       return { top: box.top, bottom: box.bottom, height: box.height, titleOneLine: title.getBoundingClientRect().height < lineHeight * 1.5 };
     }),
   );
+}
+
+/** An issue's id, from the link of its row's status menu (`?menu=status-<id>`). */
+async function issueId(page: Page, key: string) {
+  const href = await page.getByRole("link", { name: new RegExp(`^Status of ${key}: `) }).getAttribute("href");
+  return /menu=status-(\d+)/.exec(href ?? "")![1]!;
 }
 
 async function expectNoSidewaysScroll(page: Page, what: string) {
@@ -99,7 +106,19 @@ test.describe("the issue list's design", () => {
     await expect(page.locator('ul[aria-label="Issues"] > li').first().locator("time[datetime]")).toHaveCount(2);
     await expectNoSidewaysScroll(page, "list at 1440×900");
 
+    // axe (it needs JavaScript to run): the list, a row's menu open as a popover, and as the server
+    // renders it for browsers without JavaScript (`?menu=`).
+    const findings: Finding[] = [];
     if (javaScriptEnabled) {
+      findings.push(...(await scan(page, "Issue list")));
+      await rowMenuButton(page, "Status", "WEB-1").click();
+      await expect(page.locator(":popover-open").getByRole("button", { name: "Done", exact: true })).toBeVisible();
+      findings.push(...(await scan(page, "Issue list, a row's menu open")));
+      await page.keyboard.press("Escape");
+      await open(page, javaScriptEnabled, `${base}/issues?sort=number&menu=assignee-${await issueId(page, "WEB-1")}`);
+      await expect(page.getByRole("group", { name: /^Assignee of WEB-1: / }).getByRole("button", { name: "Unassigned" })).toBeVisible();
+      findings.push(...(await scan(page, "Issue list, a row's menu rendered open by the server")));
+      await open(page, javaScriptEnabled, `${base}/issues?sort=number`);
       for (const control of [page.getByRole("button", { name: noJsOnlyNames }), page.getByRole("link", { name: noJsOnlyNames })]) {
         const visible = await control.evaluateAll((elements) => elements.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.textContent));
         expect(visible, "controls only for browsers without JavaScript").toEqual([]);
@@ -135,6 +154,12 @@ test.describe("the issue list's design", () => {
       await expectNoSidewaysScroll(page, `${path} at 1440×900`);
     }
     await expect(page).toHaveTitle("Search: issue · Acme · Cairn");
+    if (javaScriptEnabled) {
+      findings.push(...(await scan(page, "Search")));
+      await open(page, javaScriptEnabled, `/w/${slug}`);
+      findings.push(...(await scan(page, "My issues")));
+      expect(findings, describeFindings(findings)).toEqual([]);
+    }
     expect(consoleErrors).toEqual([]);
   });
 });

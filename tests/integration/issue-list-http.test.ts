@@ -62,7 +62,7 @@ describe("the issue list's row menus over HTTP", () => {
     for (const [key, name] of [
       ["WEB", "Website"],
       ["OLD", "Old site"],
-    ]) {
+    ] as const) {
       expect((await post("/w/acme/projects/new", { name, key, description: "" })).status).toBe(302);
       expect((await post(`/w/acme/p/${key}/issues/new`, { title: `First of ${key}` })).status).toBe(302);
     }
@@ -138,7 +138,7 @@ describe("the issue list's row menus over HTTP", () => {
       { intent: "status", issueId: "abc", version: "1", status: "done" },
       { intent: "status", issueId: String(ids.web1), version: "abc", status: "done" },
       { intent: "priority", version: "1", priority: "high" },
-    ]) {
+    ] as Record<string, string>[]) {
       expect((await post(list, fields)).status, JSON.stringify(fields)).toBe(400);
     }
   });

@@ -63,7 +63,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
   const { q, problem, found } = loaderData;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === `/w/${params.workspace}/search`;
-  const inputClass = "h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2.5 dark:border-zinc-700 dark:bg-zinc-900";
+  const inputClass = "h-8 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2.5 dark:border-zinc-700 dark:bg-zinc-900";
 
   return (
     <>
