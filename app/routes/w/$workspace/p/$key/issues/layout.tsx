@@ -30,7 +30,13 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   const list = {
     projectName: project.name,
-    page,
+    // Each issue as a row shows it: with its project's key and its assignee as a person.
+    rows: page.issues.map(({ assignee_id, assigneeName, ...issue }) => ({
+      ...issue,
+      projectKey: project.key,
+      assignee: assignee_id === null ? null : { id: assignee_id, name: assigneeName ?? "" },
+    })),
+    page: { total: page.total, page: page.page, pageCount: page.pageCount },
     filters,
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels,
@@ -89,7 +95,7 @@ function listHref(filters: IssueFilters, changes: Partial<Record<string, string 
 }
 
 export default function IssueList({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, filters, members, labels, canWrite } = loaderData;
+  const { rows, page, filters, members, labels, canWrite } = loaderData;
   // A refused row change shows above the list: its row may be gone from the reloaded list (a filter
   // no longer matches, another page), and the list keeps that row's fetcher, and its answer, alive.
   const [changedIssueId, setChangedIssueId] = useState<number | null>(null);
@@ -118,16 +124,12 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           </p>
         ) : null}
 
-        {page.issues.length ? (
+        {rows.length ? (
           <IssueRows label="Issues">
-            {page.issues.map((issue) => (
+            {rows.map((issue) => (
               <IssueRow
                 key={issue.id}
-                issue={{
-                  ...issue,
-                  projectKey: (params.key ?? "").toUpperCase(),
-                  assignee: issue.assignee_id === null ? null : { id: issue.assignee_id, name: issue.assigneeName ?? "" },
-                }}
+                issue={issue}
                 href={`${base}/issues/${issue.number}${search === "?" ? "" : search}`}
                 current={params.number === String(issue.number)}
                 editing={editing}
