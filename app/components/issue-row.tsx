@@ -81,7 +81,7 @@ export function IssueRow({
       aria-current={current ? "true" : undefined}
       className="border-b border-zinc-100 aria-[current]:bg-indigo-50 dark:border-zinc-800/70 dark:aria-[current]:bg-indigo-950/60"
     >
-      <div className="flex h-9 items-center gap-2 px-3 hover:bg-zinc-50 md:px-4 dark:hover:bg-zinc-900/60">
+      <div className="flex h-9 items-center gap-2 px-4 hover:bg-zinc-50 md:px-6 dark:hover:bg-zinc-900/60">
         <RowProperty
           editing={editing}
           issueId={issue.id}

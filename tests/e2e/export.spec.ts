@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createWorkspace, goodPassword, signUp, uniqueEmail, uniqueSlug } from "./accounts-helpers";
 import { createProject, fileIssue, open } from "./issues-helpers";
+import { filterList } from "./issues-list-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 
 /** docs/product.md, Screens: the issue list's "Export CSV" downloads the filtered list, with or without JavaScript. */
@@ -19,10 +20,7 @@ test("exports the filtered issue list as CSV", async ({ page, javaScriptEnabled,
   await fileIssue(page, javaScriptEnabled, project, { title: "=SUM(A1) in the title", priority: "High" });
 
   await open(page, javaScriptEnabled, `${project}/issues`);
-  const filters = page.getByRole("search", { name: "Filter issues" });
-  await filters.getByRole("combobox", { name: "Priority", exact: true }).selectOption({ label: "High" });
-  // With JavaScript the choice reloads the list at once; without it, "Apply" does.
-  if (!javaScriptEnabled) await filters.getByRole("button", { name: "Apply" }).click();
+  await filterList(page, javaScriptEnabled, { choices: [["Priority", "High"]] });
   await expect(page).toHaveURL(/[?&]priority=high(&|$)/);
   await expect(page.getByRole("heading", { level: 2, name: /^Issues/ })).toContainText("(2)");
 

@@ -38,3 +38,32 @@ export async function chooseInRowMenu(
   else await waitForRouterIdle(page);
   return response;
 }
+
+/**
+ * Filters the list with its toolbar (IssueFilterBar): the search text, then each [group, choice] of
+ * the "Filter" menu. With JavaScript each box applies at once (and the menu closes), and the text on
+ * Enter; without it, the menu's "Apply" submits the whole form at the end.
+ */
+export async function filterList(page: Page, javaScriptEnabled: boolean, filter: { q?: string; choices: [group: string, choice: string][] }) {
+  const bar = page.getByRole("search", { name: "Filter issues" });
+  if (filter.q !== undefined) {
+    await bar.getByLabel("Search", { exact: true }).fill(filter.q);
+    if (javaScriptEnabled) {
+      await bar.getByLabel("Search", { exact: true }).press("Enter");
+      await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(filter.q)}(&|$)`));
+    }
+  }
+  for (const [group, choice] of filter.choices) {
+    const menu = page.locator("#filter-menu");
+    if (!(await menu.evaluate((element) => element.matches(":popover-open")))) await bar.getByRole("button", { name: "Filter", exact: true }).click();
+    const box = menu.getByRole("group", { name: group }).getByRole("checkbox", { name: choice, exact: true });
+    const before = page.url();
+    await box.check();
+    if (javaScriptEnabled) await expect.poll(() => page.url()).not.toBe(before);
+  }
+  if (!javaScriptEnabled) {
+    const loaded = page.waitForEvent("load");
+    await page.locator("#filter-menu").getByRole("button", { name: "Apply" }).click();
+    await loaded;
+  }
+}

@@ -27,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("My issues", loaderData?.workspaceName);
 
-const sectionHeadingClass = "flex h-9 items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 text-[13px] font-medium md:px-4 dark:border-zinc-800 dark:bg-zinc-900";
+const sectionHeadingClass = "flex h-9 items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-4 text-[13px] font-medium md:px-6 dark:border-zinc-800 dark:bg-zinc-900";
 
 export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
   const { assigned, reported, firstProjectKey, canCreateProjects } = loaderData;
@@ -37,7 +37,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
     <>
       <ContentHeader title="My issues" />
       <section aria-labelledby="assigned-title">
-        <h2 id="assigned-title" className="px-3 pt-4 pb-2 text-sm font-semibold md:px-4">
+        <h2 id="assigned-title" className="px-4 pt-4 pb-2 text-sm font-semibold md:px-6">
           Assigned to me
         </h2>
         {assigned.length ? (
@@ -55,7 +55,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
             </section>
           ))
         ) : (
-          <div className="mx-3 rounded-md border border-dashed border-zinc-300 px-4 py-8 text-center md:mx-4 dark:border-zinc-700">
+          <div className="mx-4 rounded-md border border-dashed border-zinc-300 px-4 py-8 text-center md:mx-6 dark:border-zinc-700">
             <p className="text-zinc-700 dark:text-zinc-300">No open issues are assigned to you.</p>
             <p className="mt-1 text-zinc-600 dark:text-zinc-400">This page gathers the open issues assigned to you across the workspace's projects.</p>
             {firstProjectKey ? (
@@ -71,7 +71,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
         )}
       </section>
       <section aria-labelledby="reported-title" className="pb-6">
-        <h2 id="reported-title" className="px-3 pt-6 pb-2 text-sm font-semibold md:px-4">
+        <h2 id="reported-title" className="px-4 pt-6 pb-2 text-sm font-semibold md:px-6">
           Reported by me
         </h2>
         {reported.length ? (
@@ -81,7 +81,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
             ))}
           </IssueRows>
         ) : (
-          <p className="px-3 text-zinc-700 md:px-4 dark:text-zinc-300">You have not reported any issues here yet.</p>
+          <p className="px-4 text-zinc-700 md:px-6 dark:text-zinc-300">You have not reported any issues here yet.</p>
         )}
       </section>
     </>

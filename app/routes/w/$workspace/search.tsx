@@ -68,7 +68,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
   return (
     <>
       <ContentHeader title="Search" />
-      <div className="border-b border-zinc-200 px-3 py-3 md:px-4 dark:border-zinc-800">
+      <div className="border-b border-zinc-200 px-4 py-3 md:px-6 dark:border-zinc-800">
         <Form method="get" role="search" aria-label="Search this workspace" className="flex max-w-xl items-start gap-2">
           <label className="flex min-w-0 flex-1 flex-col">
             <span className="sr-only">Search</span>
@@ -100,7 +100,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
           <h2 id="results-title" className="sr-only">
             Results
           </h2>
-          <p aria-live="polite" className="px-3 py-2 text-[13px] text-zinc-600 md:px-4 dark:text-zinc-400">
+          <p aria-live="polite" className="px-4 py-2 text-[13px] text-zinc-600 md:px-6 dark:text-zinc-400">
             {found.total === 1 ? "1 result" : `${found.total} results`}
             {found.pageCount > 1 ? ` · page ${found.page} of ${found.pageCount}` : ""}
           </p>
@@ -114,7 +114,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
                   title={<Highlighted text={result.title} ranges={result.titleHighlights} />}
                 >
                   {result.snippet ? (
-                    <p className="-mt-1.5 truncate pr-4 pb-2 pl-36 text-[13px] text-zinc-600 md:pl-[9.25rem] dark:text-zinc-400">
+                    <p className="-mt-1.5 truncate pr-4 pb-2 pl-37 text-[13px] text-zinc-600 md:pl-39 dark:text-zinc-400">
                       <Highlighted text={result.snippet} ranges={result.snippetHighlights} />
                     </p>
                   ) : null}
@@ -129,7 +129,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
             </PageBody>
           )}
           {found.pageCount > 1 ? (
-            <nav aria-label="Pages" className="flex items-center gap-4 px-3 py-3 text-sm md:px-4">
+            <nav aria-label="Pages" className="flex items-center gap-4 px-4 py-3 text-sm md:px-6">
               {found.page > 1 ? (
                 <Link to={pageHref(q, found.page - 1)} rel="prev" className="text-indigo-700 hover:underline dark:text-indigo-300">
                   Previous page

@@ -1,18 +1,17 @@
-import { Download } from "lucide-react";
 import { useState } from "react";
-import { type ShouldRevalidateFunction, data, Form, Link, Outlet, redirect, useFetcher, useParams, useSubmit } from "react-router";
+import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { FilterSelect } from "~/components/filter-select";
+import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { IssueRow, IssueRows, rowFetcherKey } from "~/components/issue-row";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
 import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
 import { listChangeSchema } from "~/issues/forms.server";
 import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
-import { issueKey, issueSorts, priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
+import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, updateIssue } from "~/issues/issues.server";
 import { listLabels } from "~/labels/labels.server";
 import { listMembers } from "~/workspaces/members.server";
@@ -81,14 +80,6 @@ export async function action(args: Route.ActionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
   actionStatus === 409 || defaultShouldRevalidate;
 
-const sortLabels: Record<(typeof issueSorts)[number], string> = {
-  updated: "Recently updated",
-  created: "Newest",
-  priority: "Priority",
-  due: "Due date",
-  number: "Number",
-};
-
 /** The same list with some parameters changed (and back to page 1 unless the page is what changes). */
 function listHref(filters: IssueFilters, changes: Partial<Record<string, string | number | null>>) {
   return searchOf(filterParams(filters, { sort: filters.sort === "updated" ? null : filters.sort, ...changes })) || "?";
@@ -116,10 +107,10 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         <h2 id="issues-title" className="sr-only">
           Issues ({page.total})
         </h2>
-        <ListToolbar filters={filters} members={members} labels={labels} total={page.total} csvHref={`${base}/issues.csv${listHref(filters, {}).replace(/^\?$/, "")}`} />
+        <IssueFilterBar filters={filters} members={members} labels={labels} total={page.total} csvHref={`${base}/issues.csv${listHref(filters, {}).replace(/^\?$/, "")}`} />
 
         {refusal ? (
-          <p role="alert" className="mx-3 my-2 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-4 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          <p role="alert" className="mx-4 my-2 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
             {refusal}
           </p>
         ) : null}
@@ -137,7 +128,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
             ))}
           </IssueRows>
         ) : (
-          <div className="mx-3 my-6 rounded-md border border-dashed border-zinc-300 px-4 py-10 text-center md:mx-4 dark:border-zinc-700">
+          <div className="mx-4 my-6 rounded-md border border-dashed border-zinc-300 px-4 py-10 text-center md:mx-6 dark:border-zinc-700">
             {filtered ? (
               <>
                 <p className="text-zinc-700 dark:text-zinc-300">No issues match these filters.</p>
@@ -160,7 +151,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         )}
 
         {page.pageCount > 1 ? (
-          <nav aria-label="Pages" className="flex items-center gap-4 px-3 py-3 text-sm md:px-4">
+          <nav aria-label="Pages" className="flex items-center gap-4 px-4 py-3 text-sm md:px-6">
             {page.page > 1 ? (
               <Link to={listHref(filters, { page: page.page - 1 })} rel="prev" className="text-indigo-700 hover:underline dark:text-indigo-300">
                 Previous page
@@ -184,117 +175,6 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
       ) : (
         <Outlet />
       )}
-    </div>
-  );
-}
-
-/**
- * Search, filters, sort, the count and "Export CSV" on one line. A GET form: with JavaScript a
- * change reloads the list at once; without it, "Apply" does.
- */
-function ListToolbar({
-  filters,
-  members,
-  labels,
-  total,
-  csvHref,
-}: {
-  filters: IssueFilters;
-  members: { userId: number; name: string }[];
-  labels: { id: number; name: string }[];
-  total: number;
-  csvHref: string;
-}) {
-  const submit = useSubmit();
-  const selectClass = "h-7 rounded-md border border-zinc-300 bg-white px-1.5 text-[13px] dark:border-zinc-700 dark:bg-zinc-900";
-  return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-1.5 md:px-4 dark:border-zinc-800">
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filter issues"
-        onChange={(event) => {
-          if ((event.target as HTMLElement).tagName === "SELECT") void submit(event.currentTarget);
-        }}
-        className="flex flex-wrap items-center gap-2 text-[13px] [&_label]:flex-row [&_label]:items-center [&_label]:gap-1"
-      >
-        <label className="flex">
-          <span className="sr-only">Search</span>
-          <input
-            type="search"
-            name="q"
-            placeholder="Search…"
-            defaultValue={filters.refusedQuery?.value ?? filters.q}
-            aria-label="Search"
-            aria-invalid={filters.refusedQuery ? true : undefined}
-            aria-describedby={filters.refusedQuery ? "issue-search-error" : undefined}
-            className={`${selectClass} w-40 aria-[invalid]:border-red-600`}
-          />
-        </label>
-        {filters.refusedQuery ? (
-          <span id="issue-search-error" className="text-red-700 dark:text-red-400">
-            {filters.refusedQuery.message}
-          </span>
-        ) : null}
-        <FilterSelect
-          label="Status"
-          name="status"
-          value={filters.statuses.join(",")}
-          options={[
-            { value: "", label: "Any status" },
-            { value: "open", label: "Open" },
-            { value: "closed", label: "Closed" },
-            ...statuses.map((s) => ({ value: s, label: statusLabels[s] })),
-          ]}
-          className={selectClass}
-        />
-        <FilterSelect
-          label="Assignee"
-          name="assignee"
-          value={String(filters.assignees[0] ?? "")}
-          options={[
-            { value: "", label: "Anyone" },
-            { value: "me", label: "Me" },
-            { value: "unassigned", label: "Unassigned" },
-            ...members.map((m) => ({ value: m.userId, label: m.name })),
-          ]}
-          className={selectClass}
-        />
-        <FilterSelect
-          label="Label"
-          name="label"
-          value={String(filters.labelIds[0] ?? "")}
-          options={[{ value: "", label: "Any label" }, ...labels.map((l) => ({ value: l.id, label: l.name }))]}
-          className={selectClass}
-        />
-        <FilterSelect
-          label="Priority"
-          name="priority"
-          value={filters.priorities[0] ?? ""}
-          options={[{ value: "", label: "Any priority" }, ...priorities.map((p) => ({ value: p, label: priorityLabels[p] }))]}
-          className={selectClass}
-        />
-        <FilterSelect
-          label="Sort"
-          name="sort"
-          value={filters.sort}
-          options={issueSorts.map((sort) => ({ value: sort, label: sortLabels[sort] }))}
-          className={selectClass}
-        />
-        <button type="submit" className="no-js-only h-7 rounded-md border border-zinc-300 px-2.5 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
-          Apply
-        </button>
-        {isFiltered(filters) ? (
-          <Link to="?" className="text-indigo-700 hover:underline dark:text-indigo-300">
-            Clear filters
-          </Link>
-        ) : null}
-      </Form>
-      <span className="ml-auto text-[13px] text-zinc-600 dark:text-zinc-400">{total === 1 ? "1 issue" : `${total} issues`}</span>
-      {/* A document request (reloadDocument), so that the browser downloads it, with or without JavaScript. */}
-      <Link reloadDocument to={csvHref} className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-[13px] text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
-        <Download size={14} aria-hidden="true" /> Export CSV
-      </Link>
     </div>
   );
 }
