@@ -4,6 +4,7 @@ import { checkPassword, fillTimeZone, updateProfile } from "~/auth/accounts.serv
 import { requireUser } from "~/auth/authorization.server";
 import { type ProfileForm, profileActionSchema, wrongCurrentPasswordMessage } from "~/auth/forms.server";
 import { timeZoneNames } from "~/auth/time-zones.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
@@ -38,6 +39,8 @@ export async function action(args: Route.ActionArgs) {
   if ("field" in updated) return reject({ [updated.field]: [updated.message] });
   return redirect("/settings", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, { text: "Profile saved." }) } });
 }
+
+export const meta: Route.MetaFunction = () => pageTitle("Profile", "Account settings");
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   // The browser's own report (TimeZoneReporter) answers with `filled`, not a form's result.
