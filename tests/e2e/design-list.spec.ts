@@ -3,7 +3,8 @@
  * 1440×900 a 100-issue list shows at least 18 whole rows without scrolling, every row the same
  * height (≤ 44 px) and every title on one line; no page scrolls sideways at 1440×900 or 390×844;
  * with JavaScript no visible "Set" or "Apply"; without it a status, priority and assignee change
- * completes through a native POST.
+ * completes through a native POST; an open issue takes ~60 % beside the list from 1280 px, the whole
+ * width below; on a phone each page's heading starts within 200 px; axe finds nothing serious.
  */
 import type { Page } from "@playwright/test";
 import { describeFindings, type Finding, scan } from "./axe";
@@ -31,6 +32,18 @@ async function rowBoxes(page: Page) {
 async function issueId(page: Page, key: string) {
   const href = await page.getByRole("link", { name: new RegExp(`^Status of ${key}: `) }).getAttribute("href");
   return /menu=status-(\d+)/.exec(href ?? "")![1]!;
+}
+
+/** The widths of the list, of the open issue beside it, and of the content area. */
+async function splitWidths(page: Page) {
+  return page.evaluate(() => {
+    const list = document.querySelector("section[aria-labelledby=issues-title]")!;
+    return {
+      list: list.getBoundingClientRect().width,
+      issue: list.nextElementSibling!.getBoundingClientRect().width,
+      main: document.querySelector("main")!.getBoundingClientRect().width,
+    };
+  });
 }
 
 async function expectNoSidewaysScroll(page: Page, what: string) {
@@ -130,6 +143,17 @@ test.describe("the issue list's design", () => {
     await expect(page).toHaveURL(`${base}/issues/2?sort=number`);
     await expect(page.getByRole("list", { name: "Issues" })).toBeVisible();
     await expectNoSidewaysScroll(page, "list and issue at 1440×900");
+    // ~40 % for the list, ~60 % for the issue.
+    const split = await splitWidths(page);
+    expect(split.list / (split.list + split.issue)).toBeGreaterThan(0.35);
+    expect(split.list / (split.list + split.issue)).toBeLessThan(0.45);
+    // Below 1280 px the issue has the whole width, and no list beside it.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await expect(page.getByRole("list", { name: "Issues" })).toBeHidden();
+    const narrow = await splitWidths(page);
+    expect(narrow.list).toBe(0);
+    expect(narrow.issue).toBe(narrow.main);
+    await page.setViewportSize(wide);
 
     // Without JavaScript every change completes through a native POST (with it, through a fetcher).
     await open(page, javaScriptEnabled, `${base}/issues?sort=number`);
@@ -147,6 +171,8 @@ test.describe("the issue list's design", () => {
     for (const path of [`${base}/issues`, `${base}/issues/1`, `/w/${slug}`, `/w/${slug}/search?q=issue`]) {
       await open(page, javaScriptEnabled, path);
       await expectNoSidewaysScroll(page, `${path} at 390×844`);
+      // The page's own heading starts within the first 200 px.
+      expect((await page.getByRole("heading", { level: 1 }).boundingBox())!.y, `${path}: its heading`).toBeLessThan(200);
     }
     await page.setViewportSize(wide);
     for (const path of [`/w/${slug}`, `/w/${slug}/search?q=issue`]) {
