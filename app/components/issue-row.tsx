@@ -138,6 +138,7 @@ export function IssueRow({
           editing={editing}
           issueId={issue.id}
           menuId={`assignee-${issue.id}`}
+          alignEnd
           label={`Assignee of ${key}: ${assignee?.name ?? "Unassigned"}`}
           icon={<Avatar user={assignee} decorative />}
         >
@@ -176,11 +177,14 @@ function RowProperty({
   menuId,
   label,
   icon,
+  alignEnd = false,
   children,
 }: {
   editing: RowEditing | undefined;
   issueId: number;
   menuId: string;
+  /** The menu at the row's end: without JavaScript its panel opens leftwards, so the page never scrolls sideways. */
+  alignEnd?: boolean;
   label: string;
   icon: ReactNode;
   children: (menu: { returnTo: string; submitted: () => void }) => ReactNode;
@@ -192,7 +196,7 @@ function RowProperty({
       </span>
     );
   }
-  return (
+  const menu = (
     <OnDemandMenu menuId={menuId} label={label} trigger={icon} triggerClassName={rowTriggerClass}>
       {({ close, returnTo }) =>
         children({
@@ -205,6 +209,7 @@ function RowProperty({
       }
     </OnDemandMenu>
   );
+  return alignEnd ? <span className="inline-flex shrink-0 [&_[role=group]]:right-0 [&_[role=group]]:left-auto">{menu}</span> : menu;
 }
 
 const rowTriggerClass = "inline-flex shrink-0 items-center rounded p-1 hover:bg-zinc-200/70 aria-expanded:bg-zinc-200/70 dark:hover:bg-zinc-800 dark:aria-expanded:bg-zinc-800";

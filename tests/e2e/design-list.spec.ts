@@ -166,16 +166,18 @@ test.describe("the issue list's design", () => {
     // The page is the list as it was: same sort, no menu left open.
     expect(new URL(page.url()).search).toBe("?sort=number");
 
-    // A phone: no sideways scroll on the list, an issue, My issues and search.
+    // A phone: no sideways scroll on the list (a menu at a row's end open as the server renders it
+    // too), an issue, My issues and search.
+    const menuOpen = `${base}/issues?menu=assignee-${await issueId(page, "WEB-1")}`;
     await page.setViewportSize(phone);
-    for (const path of [`${base}/issues`, `${base}/issues/1`, `/w/${slug}`, `/w/${slug}/search?q=issue`]) {
+    for (const path of [`${base}/issues`, menuOpen, `${base}/issues/1`, `/w/${slug}`, `/w/${slug}/search?q=issue`]) {
       await open(page, javaScriptEnabled, path);
       await expectNoSidewaysScroll(page, `${path} at 390×844`);
       // The page's own heading starts within the first 200 px.
       expect((await page.getByRole("heading", { level: 1 }).boundingBox())!.y, `${path}: its heading`).toBeLessThan(200);
     }
     await page.setViewportSize(wide);
-    for (const path of [`/w/${slug}`, `/w/${slug}/search?q=issue`]) {
+    for (const path of [menuOpen, `/w/${slug}`, `/w/${slug}/search?q=issue`]) {
       await open(page, javaScriptEnabled, path);
       await expectNoSidewaysScroll(page, `${path} at 1440×900`);
     }
