@@ -225,3 +225,9 @@ export async function asIssueRows(db: Database, rows: WorkspaceIssueRow[]) {
 }
 
 export type IssueListPage = Awaited<ReturnType<typeof listIssues>>;
+
+/** Issues of a workspace by id, as list rows (search results show theirs), in a map by id. */
+export async function issueRowsById(db: Database, workspaceId: number, issueIds: number[]) {
+  const rows = issueIds.length ? await asIssueRows(db, await workspaceIssueRows(db, workspaceId).where("issues.id", "in", issueIds).execute()) : [];
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -5,7 +5,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueRow, IssueRows } from "~/components/issue-row";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { appContext } from "~/host/app-context.server";
-import { asIssueRows, workspaceIssueRows } from "~/issues/issue-list.server";
+import { issueRowsById } from "~/issues/issue-list.server";
 import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, searchIssues } from "~/search/search.server";
 import type { Route } from "./+types/search";
 
@@ -29,9 +29,11 @@ export async function loader(args: Route.LoaderArgs) {
   const found = q ? await searchIssues(handle, { workspaceId: workspace.id, q, page: parsePositiveInteger(params.get("page")) ?? 1 }) : null;
   if (!found) return { q, problem: null, found };
   // Each result as a list row shows it: its priority, labels, assignee and times too.
-  const ids = found.results.map((result) => result.issueId);
-  const rows = ids.length ? await asIssueRows(handle.db, await workspaceIssueRows(handle.db, workspace.id).where("issues.id", "in", ids).execute()) : [];
-  const rowOf = new Map(rows.map((row) => [row.id, row]));
+  const rowOf = await issueRowsById(
+    handle.db,
+    workspace.id,
+    found.results.map((result) => result.issueId),
+  );
   const results = found.results.flatMap((result) => {
     const row = rowOf.get(result.issueId);
     return row ? [{ ...result, row }] : [];
