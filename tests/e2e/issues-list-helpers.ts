@@ -57,9 +57,15 @@ export async function filterList(page: Page, javaScriptEnabled: boolean, filter:
     const menu = page.locator("#filter-menu");
     if (!(await menu.evaluate((element) => element.matches(":popover-open")))) await bar.getByRole("button", { name: "Filter", exact: true }).click();
     const box = menu.getByRole("group", { name: group }).getByRole("checkbox", { name: choice, exact: true });
-    const before = page.url();
-    await box.check();
-    if (javaScriptEnabled) await expect.poll(() => page.url()).not.toBe(before);
+    if (javaScriptEnabled) {
+      // The form applies the box at once and is drawn anew for the new URL: a click, not check()
+      // (which would wait on the replaced box), then the new URL.
+      const before = page.url();
+      await box.click();
+      await expect.poll(() => page.url()).not.toBe(before);
+    } else {
+      await box.check();
+    }
   }
   if (!javaScriptEnabled) {
     const loaded = page.waitForEvent("load");
