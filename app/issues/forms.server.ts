@@ -51,6 +51,13 @@ export type NewIssueForm = z.input<typeof newIssueSchema>;
 
 const versionField = positiveIntegerField("Reload the issue and try again.");
 
+/**
+ * The edit form's Write/Preview tabs without JavaScript (intent=write|preview): the form comes back
+ * with what was typed and, for a preview, the description rendered. Nothing is saved, so the title
+ * may be anything.
+ */
+const typedText = { title: z.string().optional(), description: descriptionField.default("") };
+
 export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("update"),
@@ -64,6 +71,8 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
     dueDate: dueDateField.optional(),
   }),
   z.object({ intent: z.literal("status"), version: versionField, status: statusField }),
+  z.object({ intent: z.literal("preview"), ...typedText }),
+  z.object({ intent: z.literal("write"), ...typedText }),
   z.object({ intent: z.literal("comment"), body: commentBodyField }),
   z.object({ intent: z.literal("edit-comment"), commentId: idField, body: commentBodyField }),
   z.object({ intent: z.literal("delete-comment"), commentId: idField }),
