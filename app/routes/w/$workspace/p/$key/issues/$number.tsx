@@ -22,6 +22,7 @@ import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/iss
 import { renderMarkdown } from "~/issues/markdown.server";
 import { type Change, type ChangeGroup, describeChanges, groupTimeline } from "~/issues/timeline";
 import { listLabels } from "~/labels/labels.server";
+import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
@@ -34,15 +35,24 @@ async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: 
   return { ...access, issue };
 }
 
+/** How this workspace's Markdown links `WEB-42`: to the issue, when WEB is one of its projects. */
+const markdownOptions = (workspaceSlug: string, projects: { key: string }[]) => ({ workspaceSlug, projectKeys: new Set(projects.map((p) => p.key)) });
+
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project, issue } = await loadIssue(args, "workspace:read");
   const { db } = args.context.get(appContext);
-  const [timeline, members, labels] = await Promise.all([issueTimeline(db, issue.id), listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  const [timeline, members, labels, projects] = await Promise.all([
+    issueTimeline(db, issue.id),
+    listMembers(db, workspace.id),
+    listLabels(db, workspace.id),
+    listProjects(db, workspace.id),
+  ]);
+  const markdown = markdownOptions(workspace.slug, projects);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   return {
-    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description) },
+    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description, markdown) },
     key: issueKey(project.key, issue.number),
-    timeline: groupTimeline(timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body) } : entry))),
+    timeline: groupTimeline(timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body, markdown) } : entry))),
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })),
     labels,
     meId: user.id,
@@ -67,7 +77,9 @@ export async function action(args: Route.ActionArgs) {
   const back = redirect(`${args.url.pathname}${params.size ? `?${params}` : ""}`);
 
   if (form.intent === "preview" || form.intent === "write") {
-    return { ...submission.reply(), previewHtml: form.intent === "preview" ? renderMarkdown(form.description) : undefined };
+    if (form.intent === "write") return submission.reply();
+    const markdown = markdownOptions(workspace.slug, await listProjects(db, workspace.id));
+    return { ...submission.reply(), previewHtml: renderMarkdown(form.description, markdown) };
   }
   if (form.intent === "update" || form.intent === "status") {
     const changes =
