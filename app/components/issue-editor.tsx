@@ -96,7 +96,11 @@ export function IssueEditor({
           className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         />
         {tab === "preview" ? (
-          <section aria-label="Preview" aria-busy={previewHtml === undefined} className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          <section
+            aria-label="Preview"
+            aria-busy={previewHtml === undefined}
+            className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800"
+          >
             {previewHtml === undefined ? (
               <p className="text-[13px] text-zinc-600 dark:text-zinc-400">Rendering the preview…</p>
             ) : previewHtml ? (

@@ -44,7 +44,10 @@ const fetcherKey = (issueId: number, property: Property) => `issue-${issueId}-${
 /** The message of a refused save, from a fetcher's answer (with JavaScript). */
 function useRefusal(issueId: number, property: Property, fromPage: string | undefined) {
   const fetcher = useFetcher<{ error?: Record<string, string[] | null> }>({ key: fetcherKey(issueId, property) });
-  const fromFetcher = Object.values(fetcher.data?.error ?? {}).flat().filter(Boolean).join(" ");
+  const fromFetcher = Object.values(fetcher.data?.error ?? {})
+    .flat()
+    .filter(Boolean)
+    .join(" ");
   return fromFetcher || fromPage;
 }
 
@@ -85,21 +88,13 @@ export function IssueProperties({
 }) {
   return (
     <dl className="grid grid-cols-[6rem_minmax(0,1fr)] items-start gap-x-3 gap-y-1.5 text-sm">
-      <Row term="Status">
-        {writable ? <StatusMenu issue={issue} refusal={refusals.status} /> : <StatusValue status={issue.status} />}
-      </Row>
-      <Row term="Priority">
-        {writable ? <PriorityMenu issue={issue} refusal={refusals.priority} /> : <PriorityValue priority={issue.priority} />}
-      </Row>
+      <Row term="Status">{writable ? <StatusMenu issue={issue} refusal={refusals.status} /> : <StatusValue status={issue.status} />}</Row>
+      <Row term="Priority">{writable ? <PriorityMenu issue={issue} refusal={refusals.priority} /> : <PriorityValue priority={issue.priority} />}</Row>
       <Row term="Assignee">
         {writable ? <AssigneeMenu issue={issue} members={members} refusal={refusals.assigneeId} /> : <PersonValue person={issue.assignee} none="Unassigned" />}
       </Row>
-      <Row term="Labels">
-        {writable ? <LabelsMenu issue={issue} labels={labels} refusal={refusals.labelIds} /> : <LabelsValue labels={issue.labels} />}
-      </Row>
-      <Row term="Due date">
-        {writable ? <DueDateMenu issue={issue} refusal={refusals.dueDate} /> : <DueDateValue date={issue.dueDate} />}
-      </Row>
+      <Row term="Labels">{writable ? <LabelsMenu issue={issue} labels={labels} refusal={refusals.labelIds} /> : <LabelsValue labels={issue.labels} />}</Row>
+      <Row term="Due date">{writable ? <DueDateMenu issue={issue} refusal={refusals.dueDate} /> : <DueDateValue date={issue.dueDate} />}</Row>
       <Row term="Reporter">
         <PersonValue person={issue.reporter} none="Someone" />
       </Row>
@@ -331,7 +326,10 @@ function DueDateMenu({ issue, refusal }: { issue: PropertiesIssue; refusal?: str
                   className="h-8 rounded border border-zinc-300 bg-white px-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
                 />
               </label>
-              <button type="submit" className="h-8 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-zinc-950 dark:hover:bg-indigo-400">
+              <button
+                type="submit"
+                className="h-8 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-zinc-950 dark:hover:bg-indigo-400"
+              >
                 Save
               </button>
             </fetcher.Form>

@@ -31,7 +31,10 @@ async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: 
   const access = await requireProject(args, permission);
   const number = parseIssueNumber(args.params.number);
   const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
-  if (!issue) throw data(`Issue ${access.project.key}-${args.params.number} not found.`, { status: 404 });
+  if (!issue)
+    throw data(`Issue ${access.project.key}-${args.params.number} not found.`, {
+      status: 404,
+    });
   return { ...access, issue };
 }
 
@@ -50,9 +53,21 @@ export async function loader(args: Route.LoaderArgs) {
   const markdown = markdownOptions(workspace.slug, projects);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   return {
-    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description, markdown) },
+    issue: {
+      ...issue,
+      descriptionHtml: renderMarkdown(issue.description, markdown),
+    },
     key: issueKey(project.key, issue.number),
-    timeline: groupTimeline(timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body, markdown) } : entry))),
+    timeline: groupTimeline(
+      timeline.map((entry) =>
+        entry.type === "comment"
+          ? {
+              ...entry,
+              html: entry.deleted ? "" : renderMarkdown(entry.body, markdown),
+            }
+          : entry,
+      ),
+    ),
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })),
     labels,
     meId: user.id,
@@ -67,7 +82,9 @@ const transientParams = ["edit", "confirm"];
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, issue } = await loadIssue(args, "issues:write");
   const { db } = args.context.get(appContext);
-  const submission = await parseForm(args.request, issueActionSchema, { keepEmptyValues: true });
+  const submission = await parseForm(args.request, issueActionSchema, {
+    keepEmptyValues: true,
+  });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const form = submission.value;
   const now = new Date();
@@ -79,7 +96,10 @@ export async function action(args: Route.ActionArgs) {
   if (form.intent === "preview" || form.intent === "write") {
     if (form.intent === "write") return submission.reply();
     const markdown = markdownOptions(workspace.slug, await listProjects(db, workspace.id));
-    return { ...submission.reply(), previewHtml: renderMarkdown(form.description, markdown) };
+    return {
+      ...submission.reply(),
+      previewHtml: renderMarkdown(form.description, markdown),
+    };
   }
   if (form.intent === "update" || form.intent === "status") {
     const changes =
@@ -94,18 +114,39 @@ export async function action(args: Route.ActionArgs) {
             labelIds: form.labelIds,
             dueDate: form.dueDate === undefined ? undefined : form.dueDate || null,
           };
-    const saved = await updateIssue(db, { issueId: issue.id, workspaceId: workspace.id, actorId: user.id, version: form.version, changes, now });
-    if ("conflict" in saved) return data(submission.reply({ formErrors: [conflictMessage(saved)] }), { status: 409 });
+    const saved = await updateIssue(db, {
+      issueId: issue.id,
+      workspaceId: workspace.id,
+      actorId: user.id,
+      version: form.version,
+      changes,
+      now,
+    });
+    if ("conflict" in saved)
+      return data(submission.reply({ formErrors: [conflictMessage(saved)] }), {
+        status: 409,
+      });
     if ("field" in saved) return data(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
     return back;
   }
   if (form.intent === "comment") {
-    await addComment(db, { issueId: issue.id, authorId: user.id, body: form.body, now });
+    await addComment(db, {
+      issueId: issue.id,
+      authorId: user.id,
+      body: form.body,
+      now,
+    });
     return back;
   }
   const changed =
     form.intent === "edit-comment"
-      ? await editComment(db, { issueId: issue.id, commentId: form.commentId, actorId: user.id, body: form.body, now })
+      ? await editComment(db, {
+          issueId: issue.id,
+          commentId: form.commentId,
+          actorId: user.id,
+          body: form.body,
+          now,
+        })
       : await deleteComment(db, {
           issueId: issue.id,
           commentId: form.commentId,
@@ -129,12 +170,26 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, formD
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData ? `${loaderData.key} ${loaderData.issue.title}` : "Issue not found");
 
-type Submitted = { intent?: string; commentId?: string; body?: string; title?: string; description?: string } & Partial<Record<Property, unknown>>;
-type ActionData = { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null; previewHtml?: string } | undefined;
+type Submitted = {
+  intent?: string;
+  commentId?: string;
+  body?: string;
+  title?: string;
+  description?: string;
+} & Partial<Record<Property, unknown>>;
+type ActionData =
+  | {
+      initialValue?: Record<string, unknown> | null;
+      error?: Record<string, string[] | null> | null;
+      previewHtml?: string;
+    }
+  | undefined;
 
 /** Whether a submission came from the title and description form (rather than a property menu). */
 const fromEditor = (submitted: Submitted | undefined) =>
-  submitted?.intent === "preview" || submitted?.intent === "write" || (submitted?.intent === "update" && (submitted.title !== undefined || submitted.description !== undefined));
+  submitted?.intent === "preview" ||
+  submitted?.intent === "write" ||
+  (submitted?.intent === "update" && (submitted.title !== undefined || submitted.description !== undefined));
 
 const menuProperties: Property[] = ["priority", "assigneeId", "labelIds", "dueDate"];
 
@@ -163,11 +218,17 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
 
   const edit = useRecordForm<EditIssueValues>(
     "edit-issue",
-    { id: issue.id, version: issue.version, values: { title: issue.title, description: issue.description } },
+    {
+      id: issue.id,
+      version: issue.version,
+      values: { title: issue.title, description: issue.description },
+    },
     editorSubmitted && lastIntent === "update" ? (actionData as Parameters<typeof useRecordForm>[2]) : undefined,
   );
 
-  const messages = Object.values(result?.error ?? {}).flat().filter((e): e is string => Boolean(e));
+  const messages = Object.values(result?.error ?? {})
+    .flat()
+    .filter((e): e is string => Boolean(e));
   const property = refusedProperty(submitted);
   // Refusals with no place of their own (a property form without JavaScript has its place: the property).
   const refusal = !editorSubmitted && !property && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
@@ -191,12 +252,16 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
       </div>
 
       {refusal.length ? (
-        <p role="alert" className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+        <p
+          role="alert"
+          className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+        >
           {refusal.join(" ")}
         </p>
       ) : null}
 
-      <div className="mt-1 grid gap-x-8 gap-y-5 @2xl:grid-cols-[minmax(0,1fr)_280px]">
+      {/* Narrow: title, properties, description and activity; from 672 px of article: the properties at the right. */}
+      <div className="mt-1 grid gap-x-8 gap-y-5 @2xl:grid-cols-[minmax(0,1fr)_280px] @2xl:grid-rows-[auto_1fr]">
         <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-1">
           <div className="flex items-start gap-3">
             <h2 id="issue-title" className={editing ? "sr-only" : "min-w-0 flex-1 text-2xl leading-tight font-semibold break-words"}>
@@ -212,7 +277,8 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
                   setEditing(true);
                 }}
               >
-                <Pencil size={14} aria-hidden="true" /> Edit<span className="sr-only"> issue</span>
+                <Pencil size={14} aria-hidden="true" /> Edit
+                <span className="sr-only"> issue</span>
               </Link>
             ) : null}
           </div>
@@ -226,28 +292,33 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
                 onCancel={() => setEditing(false)}
               />
             </div>
-          ) : (
-            <section aria-label="Description" className="prose-issue mt-4 text-sm break-words">
-              {issue.description ? (
-                <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
-              ) : (
-                <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
-              )}
-            </section>
-          )}
+          ) : null}
         </div>
 
-        <aside aria-label="Properties" className="min-w-0 border-zinc-200 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:border-l @2xl:pl-6 dark:border-zinc-800">
+        <aside
+          aria-label="Properties"
+          className="min-w-0 border-zinc-200 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:border-l @2xl:pl-6 dark:border-zinc-800"
+        >
           <IssueProperties
             issue={{
               id: issue.id,
               version: issue.version,
               status: issue.status,
               priority: issue.priority,
-              assignee: issue.assignee_id ? { id: issue.assignee_id, name: issue.assigneeName ?? "Someone" } : null,
+              assignee: issue.assignee_id
+                ? {
+                    id: issue.assignee_id,
+                    name: issue.assigneeName ?? "Someone",
+                  }
+                : null,
               labels: issue.labels,
               dueDate: issue.due_date,
-              reporter: issue.reporter_id ? { id: issue.reporter_id, name: issue.reporterName ?? "Someone" } : null,
+              reporter: issue.reporter_id
+                ? {
+                    id: issue.reporter_id,
+                    name: issue.reporterName ?? "Someone",
+                  }
+                : null,
               createdAt: issue.created_at,
               updatedAt: issue.updated_at,
               closedAt: issue.closed_at,
@@ -259,64 +330,99 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
           />
         </aside>
 
-        <section aria-labelledby="activity-title" className="min-w-0 border-t border-zinc-200 pt-4 @2xl:col-start-1 @2xl:row-start-2 dark:border-zinc-800">
-          <h3 id="activity-title" className="text-sm font-semibold">
-            Activity
-          </h3>
-          <ol className="mt-3 space-y-3">
-            {timeline.map((item) =>
-              item.type === "changes" ? (
-                <ActivityLine key={`a${item.id}`} group={item} />
+        <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-2">
+          {editing ? null : (
+            <section aria-label="Description" className="prose-issue mb-6 text-sm break-words">
+              {issue.description ? (
+                <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
               ) : (
-                <li key={`c${item.id}`} aria-label={`Comment by ${item.authorName ?? "someone"}`} className="rounded-md border border-zinc-200 dark:border-zinc-800">
-                  {item.deleted ? (
-                    <p className="px-3 py-2 text-[13px] text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
-                  ) : (
-                    <>
-                      <div className="flex items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-[13px] text-zinc-600 dark:border-zinc-800/60 dark:text-zinc-400">
-                        <Avatar user={item.authorId ? { id: item.authorId, name: item.authorName ?? "Someone" } : null} decorative />
-                        <span className="font-medium text-zinc-900 dark:text-zinc-100">{item.authorName ?? "Someone"}</span>
-                        <span aria-hidden="true">·</span>
-                        <RelativeTime at={item.at} />
-                        {item.edited ? <span>· edited</span> : null}
-                      </div>
-                      <div className="prose-issue px-3 py-2 text-sm break-words" dangerouslySetInnerHTML={{ __html: item.html }} />
-                      {writable && (item.authorId === meId || canDeleteAny) ? (
-                        <div className="flex flex-wrap items-start gap-3 px-3 pb-2 text-[13px]">
-                          {item.authorId === meId ? (
-                            <CommentEditForm
-                              comment={item}
-                              refused={submitted?.commentId === String(item.id) ? { errors: commentEditError, body: submitted.body ?? "" } : undefined}
-                            />
-                          ) : null}
-                          <ConfirmAction
-                            name={`delete-comment-${item.id}`}
-                            label={
-                              <>
-                                Delete<span className="sr-only"> comment</span>
-                              </>
+                <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
+              )}
+            </section>
+          )}
+          <section aria-labelledby="activity-title" className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+            <h3 id="activity-title" className="text-sm font-semibold">
+              Activity
+            </h3>
+            <ol className="mt-3 space-y-3">
+              {timeline.map((item) =>
+                item.type === "changes" ? (
+                  <ActivityLine key={`a${item.id}`} group={item} />
+                ) : (
+                  <li
+                    key={`c${item.id}`}
+                    aria-label={`Comment by ${item.authorName ?? "someone"}`}
+                    className="rounded-md border border-zinc-200 dark:border-zinc-800"
+                  >
+                    {item.deleted ? (
+                      <p className="px-3 py-2 text-[13px] text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
+                    ) : (
+                      <>
+                        <div className="flex items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-[13px] text-zinc-600 dark:border-zinc-800/60 dark:text-zinc-400">
+                          <Avatar
+                            user={
+                              item.authorId
+                                ? {
+                                    id: item.authorId,
+                                    name: item.authorName ?? "Someone",
+                                  }
+                                : null
                             }
-                            title="Delete this comment?"
-                            message="The comment is removed for everyone; the timeline keeps a “Comment deleted” mark."
-                            triggerClassName="text-zinc-600 hover:text-red-700 dark:text-zinc-400 dark:hover:text-red-400"
-                          >
-                            <Form method="post">
-                              <input type="hidden" name="commentId" value={item.id} />
-                              <SubmitButton name="intent" value="delete-comment" match={{ commentId: item.id }} variant="danger">
-                                Delete comment
-                              </SubmitButton>
-                            </Form>
-                          </ConfirmAction>
+                            decorative
+                          />
+                          <span className="font-medium text-zinc-900 dark:text-zinc-100">{item.authorName ?? "Someone"}</span>
+                          <span aria-hidden="true">·</span>
+                          <RelativeTime at={item.at} />
+                          {item.edited ? <span>· edited</span> : null}
                         </div>
-                      ) : null}
-                    </>
-                  )}
-                </li>
-              ),
-            )}
-          </ol>
-          {writable ? <CommentForm lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} /> : null}
-        </section>
+                        <div className="prose-issue px-3 py-2 text-sm break-words" dangerouslySetInnerHTML={{ __html: item.html }} />
+                        {writable && (item.authorId === meId || canDeleteAny) ? (
+                          <div className="flex flex-wrap items-start gap-3 px-3 pb-2 text-[13px]">
+                            {item.authorId === meId ? (
+                              <CommentEditForm
+                                comment={item}
+                                refused={
+                                  submitted?.commentId === String(item.id)
+                                    ? {
+                                        errors: commentEditError,
+                                        body: submitted.body ?? "",
+                                      }
+                                    : undefined
+                                }
+                              />
+                            ) : null}
+                            <ConfirmAction
+                              name={`delete-comment-${item.id}`}
+                              label={
+                                <>
+                                  Delete
+                                  <span className="sr-only"> comment</span>
+                                </>
+                              }
+                              title="Delete this comment?"
+                              message="The comment is removed for everyone; the timeline keeps a “Comment deleted” mark."
+                              triggerClassName="text-zinc-600 hover:text-red-700 dark:text-zinc-400 dark:hover:text-red-400"
+                            >
+                              <Form method="post">
+                                <input type="hidden" name="commentId" value={item.id} />
+                                <SubmitButton name="intent" value="delete-comment" match={{ commentId: item.id }} variant="danger">
+                                  Delete comment
+                                </SubmitButton>
+                              </Form>
+                            </ConfirmAction>
+                          </div>
+                        ) : null}
+                      </>
+                    )}
+                  </li>
+                ),
+              )}
+            </ol>
+            {writable ? (
+              <CommentForm lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
+            ) : null}
+          </section>
+        </div>
       </div>
     </article>
   );
@@ -396,7 +502,10 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body: st
 }
 
 function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"] }) {
-  const [form, fields] = useRouteForm<{ body: string }>({ id: "comment", lastResult });
+  const [form, fields] = useRouteForm<{ body: string }>({
+    id: "comment",
+    lastResult,
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-2">
       <label htmlFor={fields.body.id} className="sr-only">

@@ -1,0 +1,15 @@
+import { chromium } from "@playwright/test";
+const [,, path, out, w = "1440", h = "900", js = "1", scheme = "light"] = process.argv;
+const U = "http://127.0.0.1:4791";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--disable-gpu"] });
+const ctx = await browser.newContext({ viewport: { width: +w, height: +h }, javaScriptEnabled: js === "1", colorScheme: scheme });
+const resp = await ctx.request.post(`${U}/login`, { form: { email: "ada@demo.example.com", password: "cairn-demo-password" }, headers: { Origin: U }, maxRedirects: 0 });
+const page = await ctx.newPage();
+page.on("console", (m) => m.type() === "error" && console.log("console:", m.text()));
+const r = await page.goto(U + path);
+console.log(r.status(), await page.title());
+await page.waitForTimeout(500);
+const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth, h2: document.querySelector("#issue-title")?.getBoundingClientRect().top }));
+console.log(JSON.stringify(m));
+await page.screenshot({ path: out });
+await browser.close();
