@@ -243,7 +243,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
   const listHref = `${location.pathname.replace(/\/\d+$/, "")}${search.size ? `?${search}` : ""}`;
 
   return (
-    <article aria-labelledby="issue-title" className="@container min-w-0 px-4 py-4 md:px-6">
+    <article aria-labelledby="issue-title" className="@container min-w-0 px-4 pt-3 pb-6 md:px-6">
       <div className="flex min-h-6 items-center gap-3 text-[13px]">
         <Link to={listHref} className="inline-flex items-center gap-1 text-zinc-600 hover:text-zinc-900 xl:hidden dark:text-zinc-400 dark:hover:text-zinc-100">
           <ArrowLeft size={14} aria-hidden="true" /> Back to the list
@@ -264,7 +264,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
       <div className="mt-1 grid gap-x-8 gap-y-5 @2xl:grid-cols-[minmax(0,1fr)_280px] @2xl:grid-rows-[auto_1fr]">
         <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-1">
           <div className="flex items-start gap-3">
-            <h2 id="issue-title" className={editing ? "sr-only" : "min-w-0 flex-1 text-2xl leading-tight font-semibold break-words"}>
+            <h2 id="issue-title" className={editing ? "sr-only" : "min-w-0 flex-1 text-xl leading-tight font-semibold break-words md:text-2xl"}>
               {issue.title}
             </h2>
             {writable && !editing ? (
@@ -297,7 +297,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
 
         <aside
           aria-label="Properties"
-          className="min-w-0 border-zinc-200 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:border-l @2xl:pl-6 dark:border-zinc-800"
+          className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:rounded-none @2xl:border-0 @2xl:border-l @2xl:py-0 @2xl:pr-0 @2xl:pl-6 dark:border-zinc-800"
         >
           <IssueProperties
             issue={{
