@@ -43,7 +43,7 @@ export function IssueEditor({
   const { key: textareaKey, ...textareaProps } = getTextareaProps(fields.description);
 
   return (
-    <Form method="post" ref={edit.formRef} {...getFormProps(form)} className="space-y-3">
+    <Form method="post" ref={edit.formRef} {...getFormProps(form)} aria-label="Edit issue" className="space-y-3">
       {/* The form's default button: Enter in the title saves, rather than pressing the first tab. */}
       <button type="submit" name="intent" value="update" tabIndex={-1} aria-hidden="true" className="sr-only">
         Save changes
