@@ -92,14 +92,20 @@ function clauseOf({ kind, from, to }: Change): Clause {
   }
 }
 
+/** "a", "a and b", "a, b and c". */
+const listOf = (parts: string[]) => (parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+
 /**
  * What a group of changes did, after the person's name: "changed the status from Todo to Done and
- * the priority from Low to High, set the due date to 2026-03-15". A verb is said once for a run of
- * clauses that share it.
+ * the priority from Low to High, assigned it to Ada and set the due date to 2026-03-15". A verb is
+ * said once for a run of clauses that share it.
  */
 export function describeChanges(changes: readonly Change[]): string {
-  const clauses = changes.map(clauseOf);
-  const parts = clauses.map((clause, i) => (i > 0 && clauses[i - 1]!.verb === clause.verb ? clause.rest : `${clause.verb} ${clause.rest}`));
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  const runs: { verb: string; rests: string[] }[] = [];
+  for (const { verb, rest } of changes.map(clauseOf)) {
+    const last = runs.at(-1);
+    if (last?.verb === verb) last.rests.push(rest);
+    else runs.push({ verb, rests: [rest] });
+  }
+  return listOf(runs.map((run) => `${run.verb} ${listOf(run.rests)}`));
 }

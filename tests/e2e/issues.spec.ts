@@ -502,7 +502,7 @@ test.describe("issues", () => {
     await expect(fact(article, "Labels")).toHaveText("BugDocs");
     await expect(fact(article, "Due date").locator("time")).toHaveAttribute("datetime", "2026-04-01");
     await expect(detail.activity).toContainText(
-      `${me} changed the priority from No priority to Urgent, assigned it to ${me}, set the labels to Bug, Docs and the due date to 2026-04-01`,
+      `${me} changed the priority from No priority to Urgent, assigned it to ${me} and set the labels to Bug, Docs and the due date to 2026-04-01`,
     );
 
     // A label toggled off, the due date cleared.
