@@ -265,7 +265,7 @@ function LabelsMenu({ issue, labels, refusal }: { issue: PropertiesIssue; labels
           )
         }
       >
-        {() => (
+        {(close) => (
           <div>
             <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">Labels</p>
             {labels.length ? (
@@ -275,7 +275,8 @@ function LabelsMenu({ issue, labels, refusal }: { issue: PropertiesIssue; labels
                   const next = on ? chosenIds.filter((id) => id !== String(label.id)) : [...chosenIds, String(label.id)];
                   return (
                     <li key={label.id}>
-                      <fetcher.Form method="post">
+                      {/* Closes on a choice, as the page does without JavaScript: the next toggle needs the new version. */}
+                      <fetcher.Form method="post" onSubmit={close}>
                         <input type="hidden" name="intent" value="update" />
                         <input type="hidden" name="version" value={issue.version} />
                         <input type="hidden" name="labelIds" value="" />

@@ -55,7 +55,7 @@ test.describe("edit forms", () => {
     await expect(detail.status).toHaveText("In progress");
     await expect(propertyButton(detail.article, "Priority")).toHaveText("Urgent");
     await expect(propertyButton(detail.article, "Assignee")).toContainText(me);
-    await expect(fact(detail.article, "Labels")).toHaveText("Docs");
+    await expect(propertyButton(detail.article, "Labels")).toHaveText("Docs");
     await expect(fact(detail.article, "Due date").locator("time")).toHaveAttribute("datetime", "2026-02-20");
     await expect(detail.description).toHaveText("About beta");
     // Only the title changed.
@@ -70,7 +70,7 @@ test.describe("edit forms", () => {
     await expect(detail.status).toHaveText("Backlog");
     await expect(propertyButton(detail.article, "Priority")).toHaveText("Low");
     await expect(propertyButton(detail.article, "Assignee")).toHaveText("Unassigned");
-    await expect(fact(detail.article, "Labels")).toHaveText("Bug");
+    await expect(propertyButton(detail.article, "Labels")).toHaveText("Bug");
     await expect(fact(detail.article, "Due date").locator("time")).toHaveAttribute("datetime", "2026-01-10");
     await expect(detail.activity).not.toContainText("renamed it");
     edit = await openEditIssue(page);

@@ -55,7 +55,8 @@ export type NewIssue = {
 /** "New issue" from the project's list, filled and submitted; lands on the issue's detail. */
 export async function fileIssue(page: Page, javaScriptEnabled: boolean, projectBase: string, issue: NewIssue) {
   await open(page, javaScriptEnabled, `${projectBase}/issues`);
-  await page.getByRole("link", { name: "New issue" }).click();
+  // The project header's "New issue" (the first on the page).
+  await page.getByRole("link", { name: "New issue" }).first().click();
   await expect(page).toHaveURL(`${projectBase}/issues/new`);
   await expect(page.getByRole("heading", { level: 2, name: "New issue" })).toBeVisible();
   await page.getByLabel("Title", { exact: true }).fill(issue.title);
