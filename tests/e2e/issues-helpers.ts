@@ -28,6 +28,12 @@ export async function signUpWithWorkspace(page: Page, javaScriptEnabled: boolean
   return { name, email, slug };
 }
 
+/** Workspace settings, from the workspace menu at the top of the sidebar. */
+export async function openWorkspaceSettings(page: Page) {
+  await page.getByRole("button", { name: /^Workspace: / }).click();
+  await page.getByRole("link", { name: "Workspace settings" }).click();
+}
+
 /** The sidebar's "Create project"; lands on the new project's (empty) issue list. */
 export async function createProject(page: Page, javaScriptEnabled: boolean, slug: string, name: string, key: string, description = "") {
   await open(page, javaScriptEnabled, `/w/${slug}`);
