@@ -455,14 +455,26 @@ const activityIcons: Record<string, LucideIcon> = {
   comment_deleted: MessageSquareX,
 };
 
-/** A line of changes: small and muted, with an icon for the first of them. */
+/** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s. */
 function ActivityLine({ group }: { group: ChangeGroup }) {
   const Icon = activityIcons[(group.changes[0] as Change).kind] ?? CircleDot;
+  const dates = group.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
+  const sentence = describeChanges(group.changes);
+  const pieces = dates.length ? sentence.split(new RegExp(`(${dates.join("|")})`)) : [sentence];
   return (
     <li className="flex items-start gap-2 px-1 text-[13px] text-zinc-600 dark:text-zinc-400">
       <Icon size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
       <p className="min-w-0 break-words">
-        <span className="font-medium text-zinc-900 dark:text-zinc-100">{group.actorName ?? "Someone"}</span> {describeChanges(group.changes)}{" "}
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">{group.actorName ?? "Someone"}</span>{" "}
+        {pieces.map((piece, i) =>
+          dates.includes(piece) ? (
+            <time key={i} dateTime={piece}>
+              {piece}
+            </time>
+          ) : (
+            piece
+          ),
+        )}{" "}
         <span aria-hidden="true">·</span> <RelativeTime at={group.changes.at(-1)!.at} />
       </p>
     </li>
