@@ -67,7 +67,7 @@ test.describe("issues", () => {
     // File an issue with every field.
     const title = "Login button does nothing";
     const description = 'Clicking it is **bold** of us to expect.\n\n<script>alert("pwned")</script>';
-    await page.getByRole("link", { name: "New issue" }).click();
+    await page.getByRole("link", { name: "New issue" }).first().click();
     await expect(page).toHaveURL(`${base}/issues/new`);
     await page.getByLabel("Title", { exact: true }).fill(title);
     await page.getByLabel("Description", { exact: true }).fill(description);

@@ -223,7 +223,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
       version: issue.version,
       values: { title: issue.title, description: issue.description },
     },
-    editorSubmitted && lastIntent === "update" ? (actionData as Parameters<typeof useRecordForm>[2]) : undefined,
+    editorSubmitted ? (actionData as Parameters<typeof useRecordForm>[2]) : undefined,
   );
 
   const messages = Object.values(result?.error ?? {})
