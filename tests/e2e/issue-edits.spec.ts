@@ -58,8 +58,8 @@ test.describe("edit forms", () => {
     await expect(propertyButton(detail.article, "Labels")).toHaveText("Docs");
     await expect(fact(detail.article, "Due date").locator("time")).toHaveAttribute("datetime", "2026-02-20");
     await expect(detail.description).toHaveText("About beta");
-    // Only the title changed.
-    await expect(detail.activity).toContainText(`${me} renamed it to “Beta, renamed”`);
+    // Only the title changed (one line with the status change just before: one person, within minutes).
+    await expect(detail.activity).toContainText(`${me} changed the status from Backlog to In progress and renamed it to “Beta, renamed”`);
     for (const change of ["changed the description", "changed the priority", "set the labels", "set the due date to 2026-01-10", "unassigned it"]) {
       await expect(detail.activity).not.toContainText(change);
     }
