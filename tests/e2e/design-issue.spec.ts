@@ -5,6 +5,7 @@
  * page allows completes through a native POST (a document request, not a fetch).
  */
 import type { Page, Response } from "@playwright/test";
+import { describeFindings, scan } from "./axe";
 import { createLabelInSettings, fileIssuesByPost } from "./board-helpers";
 import { expect, test } from "./fixtures";
 import {
@@ -88,6 +89,20 @@ test.describe("the issue page's design", () => {
         if (javaScriptEnabled) expect(measured.noScriptControls, `${name} ${path}: no-JS controls with JavaScript`).toEqual([]);
       }
     }
+
+    // axe (with JavaScript; accessibility.spec.ts scans pages without it): the page, the edit form, an open menu.
+    if (!javaScriptEnabled) return;
+    await page.setViewportSize(viewports.desktop);
+    for (const path of [`${base}/issues/1`, `${base}/issues/1?edit=issue`]) {
+      await open(page, javaScriptEnabled, path);
+      const found = await scan(page, path);
+      expect(found, describeFindings(found)).toEqual([]);
+    }
+    await open(page, javaScriptEnabled, `${base}/issues/1`);
+    await propertyButton(issueDetail(page).article, "Assignee").click();
+    await expect(page.getByRole("form", { name: "Assignee" })).toBeVisible();
+    const found = await scan(page, "the Assignee menu");
+    expect(found, describeFindings(found)).toEqual([]);
   });
 
   test("without JavaScript every change of the issue page is a native POST", async ({ page, javaScriptEnabled }, testInfo) => {
