@@ -1,6 +1,7 @@
 import { CalendarDays, Check, Tag } from "lucide-react";
 import type { ReactNode } from "react";
 import { useFetcher } from "react-router";
+import { primaryButtonClass } from "~/components/app-shell";
 import { Avatar } from "~/components/avatar";
 import { PriorityIcon } from "~/components/icons/priority-icon";
 import { StatusIcon } from "~/components/icons/status-icon";
@@ -324,12 +325,12 @@ function DueDateMenu({ issue, refusal }: { issue: PropertiesIssue; refusal?: str
                   name="dueDate"
                   required
                   defaultValue={shown ?? ""}
-                  className="h-8 rounded border border-zinc-300 bg-white px-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+                  className="h-7 rounded border border-zinc-300 bg-white px-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
                 />
               </label>
               <button
                 type="submit"
-                className="h-8 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-zinc-950 dark:hover:bg-indigo-400"
+                className={primaryButtonClass}
               >
                 Save
               </button>
