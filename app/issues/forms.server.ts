@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commentBodyField } from "~/comments/comments.server";
-import { idField, multiLineText, positiveIntegerField, singleLineText } from "~/forms/fields.server";
+import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { priorities, statuses } from "./issue-fields";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
@@ -54,9 +54,13 @@ const versionField = positiveIntegerField("Reload the issue and try again.");
 /**
  * The edit form's Write/Preview tabs without JavaScript (intent=write|preview): the form comes back
  * with what was typed and, for a preview, the description rendered. Nothing is saved, so the title
- * may be anything.
+ * may be empty or long; its characters follow the shared rules, as it is shown again.
  */
-const typedText = { title: z.string().optional(), description: descriptionField.default("") };
+const typedTitle = z.string().superRefine((title, ctx) => {
+  const problem = textProblem(title, "single");
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const typedText = { title: typedTitle.optional(), description: descriptionField.default("") };
 
 export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -463,6 +463,12 @@ describe("bad input on the project and issue forms", () => {
       expect(editForm(visible(answer.body))).toContain("Use at most 50,000 characters.");
     });
 
+    it("a preview whose title has a control character → 400 with the message", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "Bell\u0007", description: "x" });
+      expect(answer.status).toBe(400);
+      expect(editForm(visible(answer.body))).toContain("Remove the invisible control character (U+0007).");
+    });
+
     it("a viewer may not preview (403), an empty title previews", async () => {
       expect((await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "x", description: "y" }, clients.vic)).status).toBe(403);
       expect((await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "", description: "" })).status).toBe(200);
