@@ -1,5 +1,6 @@
 import type { Database } from "~/db/database.server";
 import { multiLineText } from "~/forms/fields.server";
+import type { Change } from "~/issues/timeline";
 
 export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
 
@@ -91,7 +92,7 @@ export async function deleteComment(
 
 export type TimelineEntry =
   | { type: "comment"; id: number; at: string; authorId: number | null; authorName: string | null; body: string; edited: boolean; deleted: boolean }
-  | { type: "activity"; id: number; at: string; actorName: string | null; kind: string; from: string | null; to: string | null };
+  | Change;
 
 /** Comments and changes of an issue in one list, oldest first. */
 export async function issueTimeline(db: Database, issueId: number): Promise<TimelineEntry[]> {
@@ -105,7 +106,7 @@ export async function issueTimeline(db: Database, issueId: number): Promise<Time
     db
       .selectFrom("activities")
       .leftJoin("users", "users.id", "activities.actor_id")
-      .select(["activities.id", "activities.created_at", "users.name", "activities.kind", "activities.from_value", "activities.to_value"])
+      .select(["activities.id", "activities.created_at", "activities.actor_id", "users.name", "activities.kind", "activities.from_value", "activities.to_value"])
       .where("activities.issue_id", "=", issueId)
       .execute(),
   ]);
@@ -124,6 +125,7 @@ export async function issueTimeline(db: Database, issueId: number): Promise<Time
       type: "activity" as const,
       id: a.id,
       at: a.created_at,
+      actorId: a.actor_id,
       actorName: a.name,
       kind: a.kind,
       from: a.from_value,

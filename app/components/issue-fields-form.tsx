@@ -10,7 +10,7 @@ export type IssueFormOptions = {
 
 type Fields = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate" | "labelIds", FieldMetadata<unknown>>;
 
-/** The fields of "New issue" and of editing an issue: the same labels, the same rules. */
+/** The fields of "New issue" (an issue is then changed on its page: the title and description form, the property menus). */
 export function IssueFieldsForm({ fields, options }: { fields: Fields; options: IssueFormOptions }) {
   const chosen = new Set([fields.labelIds.initialValue ?? []].flat().map(String));
   return (

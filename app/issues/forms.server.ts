@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commentBodyField } from "~/comments/comments.server";
-import { idField, multiLineText, positiveIntegerField, singleLineText } from "~/forms/fields.server";
+import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { priorities, statuses } from "./issue-fields";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
@@ -51,6 +51,17 @@ export type NewIssueForm = z.input<typeof newIssueSchema>;
 
 const versionField = positiveIntegerField("Reload the issue and try again.");
 
+/**
+ * The edit form's Write/Preview tabs without JavaScript (intent=write|preview): the form comes back
+ * with what was typed and, for a preview, the description rendered. Nothing is saved, so the title
+ * may be empty or long; its characters follow the shared rules, as it is shown again.
+ */
+const typedTitle = z.string().superRefine((title, ctx) => {
+  const problem = textProblem(title, "single");
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const typedText = { title: typedTitle.optional(), description: descriptionField.default("") };
+
 export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("update"),
@@ -64,6 +75,8 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
     dueDate: dueDateField.optional(),
   }),
   z.object({ intent: z.literal("status"), version: versionField, status: statusField }),
+  z.object({ intent: z.literal("preview"), ...typedText }),
+  z.object({ intent: z.literal("write"), ...typedText }),
   z.object({ intent: z.literal("comment"), body: commentBodyField }),
   z.object({ intent: z.literal("edit-comment"), commentId: idField, body: commentBodyField }),
   z.object({ intent: z.literal("delete-comment"), commentId: idField }),

@@ -296,6 +296,7 @@ export async function findIssue(db: Database, projectId: number, number: number)
       "issues.status",
       "issues.priority",
       "issues.assignee_id",
+      "issues.reporter_id",
       "issues.due_date",
       "issues.closed_at",
       "issues.version",

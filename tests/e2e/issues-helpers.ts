@@ -28,6 +28,12 @@ export async function signUpWithWorkspace(page: Page, javaScriptEnabled: boolean
   return { name, email, slug };
 }
 
+/** Workspace settings, from the workspace menu at the top of the sidebar. */
+export async function openWorkspaceSettings(page: Page) {
+  await page.getByRole("button", { name: /^Workspace: / }).click();
+  await page.getByRole("link", { name: "Workspace settings" }).click();
+}
+
 /** The sidebar's "Create project"; lands on the new project's (empty) issue list. */
 export async function createProject(page: Page, javaScriptEnabled: boolean, slug: string, name: string, key: string, description = "") {
   await open(page, javaScriptEnabled, `/w/${slug}`);
@@ -55,7 +61,8 @@ export type NewIssue = {
 /** "New issue" from the project's list, filled and submitted; lands on the issue's detail. */
 export async function fileIssue(page: Page, javaScriptEnabled: boolean, projectBase: string, issue: NewIssue) {
   await open(page, javaScriptEnabled, `${projectBase}/issues`);
-  await page.getByRole("link", { name: "New issue" }).click();
+  // The project header's "New issue" (the first on the page).
+  await page.getByRole("link", { name: "New issue" }).first().click();
   await expect(page).toHaveURL(`${projectBase}/issues/new`);
   await expect(page.getByRole("heading", { level: 2, name: "New issue" })).toBeVisible();
   await page.getByLabel("Title", { exact: true }).fill(issue.title);
@@ -70,17 +77,16 @@ export async function fileIssue(page: Page, javaScriptEnabled: boolean, projectB
   return page.url();
 }
 
-/** The parts of the issue detail pane. */
+/** The parts of the issue page. */
 export function issueDetail(page: Page) {
   const article = page.getByRole("article");
-  const editDetails = article.locator("details").filter({ has: page.locator("summary", { hasText: "Edit issue" }) });
   return {
     article,
-    /** The status control of the facts list (not the one of "Edit issue"). */
-    status: article.getByRole("definition").getByRole("combobox", { name: "Status", exact: true }),
-    setStatus: article.getByRole("button", { name: "Set status" }),
-    editSummary: article.locator("summary", { hasText: "Edit issue" }),
-    edit: editDetails,
+    /** The status menu's button in the properties panel: it shows the status. */
+    status: article.getByRole("button", { name: "Status", exact: true }),
+    /** "Edit" (named "Edit issue"): turns the title and description into the edit form. */
+    editLink: article.getByRole("link", { name: "Edit issue" }),
+    edit: article.getByRole("form", { name: "Edit issue" }),
     activity: page.getByRole("region", { name: "Activity" }),
     description: page.getByRole("region", { name: "Description" }),
     commentField: page.getByRole("region", { name: "Activity" }).getByRole("textbox", { name: "Comment", exact: true }),
@@ -88,31 +94,71 @@ export function issueDetail(page: Page) {
   };
 }
 
-/** The value shown next to a term of the detail's facts list ("Priority", "Closed" …). */
+/** The value shown next to a term of the properties panel ("Priority", "Closed" …). */
 export function fact(article: Locator, term: string) {
   return article.locator(`xpath=.//dt[normalize-space()="${term}"]/following-sibling::dd[1]`);
 }
 
-/** The value a fact shows where it can be changed in place: its select's chosen option. */
-export function chosen(article: Locator, term: string) {
-  return fact(article, term).locator("option:checked");
+/** The menu button of a property ("Status", "Priority", "Assignee", "Labels", "Due date"), which shows its value. */
+export function propertyButton(article: Locator, term: string) {
+  return fact(article, term).getByRole("button", { name: term, exact: true });
 }
 
-/** Changes the detail's status: with JavaScript the select submits on change; without, "Set status" does. */
-export async function changeStatus(page: Page, javaScriptEnabled: boolean, label: string) {
-  const detail = issueDetail(page);
+/**
+ * Changes a property through its menu: the button opens the popover (declaratively, so with or
+ * without JavaScript), the choice is a submit button of the menu's form.
+ */
+export async function changeProperty(page: Page, javaScriptEnabled: boolean, term: "Status" | "Priority" | "Assignee", choice: string) {
+  const article = issueDetail(page).article;
   return submitOnIssue(page, javaScriptEnabled, async () => {
-    await detail.status.selectOption({ label });
-    if (!javaScriptEnabled) await detail.setStatus.click();
+    await propertyButton(article, term).click();
+    await page.getByRole("form", { name: term }).getByRole("button", { name: choice, exact: true }).click();
   });
 }
 
-/** Opens "Edit issue" (a native details element: works without JavaScript). */
+/** The menu (popover) that is open. */
+export const openMenu = (page: Page) => page.locator("[popover]:popover-open");
+
+/** Changes the issue's status through its menu. */
+export const changeStatus = (page: Page, javaScriptEnabled: boolean, label: string) => changeProperty(page, javaScriptEnabled, "Status", label);
+
+/** Toggles one label in the Labels menu (each one posts the issue's whole new set). */
+export async function toggleLabel(page: Page, javaScriptEnabled: boolean, label: string) {
+  const article = issueDetail(page).article;
+  return submitOnIssue(page, javaScriptEnabled, async () => {
+    await propertyButton(article, "Labels").click();
+    await openMenu(page).getByRole("button", { name: label, exact: true }).click();
+  });
+}
+
+/** Sets the due date through its menu ("Save"), or clears it ("Clear due date") when `date` is null. */
+export async function setDueDate(page: Page, javaScriptEnabled: boolean, date: string | null) {
+  const article = issueDetail(page).article;
+  return submitOnIssue(page, javaScriptEnabled, async () => {
+    await propertyButton(article, "Due date").click();
+    if (date === null) {
+      await openMenu(page).getByRole("button", { name: "Clear due date" }).click();
+    } else {
+      await openMenu(page).getByLabel("Date", { exact: true }).fill(date);
+      await openMenu(page).getByRole("button", { name: "Save", exact: true }).click();
+    }
+  });
+}
+
+/** Opens the title and description form ("Edit": a link to `?edit=issue` without JavaScript). */
 export async function openEditIssue(page: Page) {
   const detail = issueDetail(page);
-  if (!(await detail.edit.evaluate((el) => (el as HTMLDetailsElement).open))) await detail.editSummary.click();
+  if (!(await detail.edit.isVisible())) await detail.editLink.click();
   await expect(detail.edit.getByRole("button", { name: "Save changes" })).toBeVisible();
   return detail.edit;
+}
+
+/** Asks to delete a comment and confirms (a dialog with JavaScript, a confirmation in the page without). */
+export async function deleteComment(page: Page, javaScriptEnabled: boolean, comment: Locator) {
+  await comment.getByRole("link", { name: "Delete comment" }).click();
+  const question = page.getByRole(javaScriptEnabled ? "dialog" : "alertdialog", { name: "Delete this comment?" });
+  await expect(question).toBeVisible();
+  return submitOnIssue(page, javaScriptEnabled, () => question.getByRole("button", { name: "Delete comment" }).click());
 }
 
 /** With JavaScript: waits until React Router has no navigation, revalidation or fetcher in flight. */
@@ -139,6 +185,14 @@ export async function submitOnIssue(page: Page, javaScriptEnabled: boolean, subm
   if (loaded) await loaded;
   else await waitForRouterIdle(page);
   const after = new URL(page.url());
-  expect(after.pathname + after.search, `the URL after a ${response.status()} answer to a save on ${before.pathname}`).toBe(before.pathname + before.search);
+  expect(pageOf(after), `the URL after a ${response.status()} answer to a save on ${before.pathname}`).toBe(pageOf(before));
   return response;
+}
+
+/** A URL without what only opens something on the page (the edit form, a confirmation), which an answer leaves. */
+function pageOf(url: URL) {
+  const params = new URLSearchParams(url.search);
+  params.delete("edit");
+  params.delete("confirm");
+  return `${url.pathname}${params.size ? `?${params}` : ""}`;
 }

@@ -146,6 +146,9 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     ]);
     expect((await db.selectFrom("issues").select("version").where("id", "=", issue).executeTakeFirstOrThrow()).version).toBe(1);
     expect(await activityKinds(otherIssue)).toEqual(["created"]);
+    // The timeline names who did it by id too: the issue page joins one person's changes into one line by it.
+    const deletion = (await issueTimeline(db, issue)).find((e) => e.type === "activity" && e.kind === "comment_deleted");
+    expect(deletion).toMatchObject({ actorId: ada, at: at(9).toISOString() });
   });
 
   it("refuses a member deleting someone else's comment with 403; an admin (canDeleteAny) may", async () => {

@@ -51,7 +51,7 @@ function checkedLabels(page: string): string[] {
     .map(([input]) => /value="(\d+)"/.exec(input)![1]!);
 }
 
-/** The edit form of the issue page (the page has others: status, comments); its id names the issue and version. */
+/** The title and description form of the issue page (open with `?edit=issue`, or as an answer to it); its id names the issue and version. */
 function editForm(page: string): string {
   return /<form[^>]*id="edit-issue-\d+-\d+"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
 }
@@ -109,7 +109,12 @@ describe("bad input on the project and issue forms", () => {
 
   /** WEB-1's current version, from its edit form. */
   async function version(): Promise<string> {
-    return inputValue(editForm(must(await get("/w/acme/p/WEB/issues/1"), 200, "WEB-1").body), "version")!;
+    return inputValue(editForm(must(await get("/w/acme/p/WEB/issues/1?edit=issue"), 200, "WEB-1").body), "version")!;
+  }
+
+  /** The text of the property panel's row for `term` ("Priority"…), where a refused menu choice says why. */
+  function propertyRow(page: string, term: string): string {
+    return new RegExp(`<dt[^>]*>${term}</dt><dd[^>]*>([\\s\\S]*?)</dd>`).exec(page)?.[1] ?? "";
   }
 
   beforeAll(async () => {
@@ -262,16 +267,46 @@ describe("bad input on the project and issue forms", () => {
   });
 
   describe("edit issue (intent=update)", () => {
-    it.each(issueCases().map(([what]) => what))("%s → 400 with the messages and the typed values", async (what) => {
-      const [, fields, messages, check] = issueCases().find(([w]) => w === what)!;
+    // The edit form has the title and the description; the other fields' messages are in its summary.
+    it.each(issueCases().map(([what]) => what))("%s → 400 with the messages and the typed title and description", async (what) => {
+      const [, fields, messages] = issueCases().find(([w]) => w === what)!;
       const before = await version();
       const answer = await post("/w/acme/p/WEB/issues/1", [["intent", "update"], ["version", before], ...fields]);
       expect(answer.status, answer.body.slice(0, 300)).toBe(400);
       const form = editForm(visible(answer.body));
       expect(form).toContain('role="alert"');
-      for (const message of messages) expect(form).toContain(html(message));
-      check(form);
+      for (const message of messages.filter((m) => !m.startsWith("Please correct"))) expect(form).toContain(html(message));
+      const sent = new Map(fields);
+      expect(inputValue(form, "title") ?? "").toBe(html(sent.get("title")!));
+      expect(textareaText(form, "description")).toBe(html(sent.get("description")!));
       expect(await version()).toBe(before);
+    });
+
+    // A property menu posts only its field and the version: the message shows at the property, the editor stays closed.
+    it.each([
+      ["an unknown priority", "Priority", { priority: "critical" }, "Choose a priority."],
+      ["a viewer as assignee", "Assignee", () => ({ assigneeId: String(ids.vic) }), "Choose a member of this workspace who can work on issues."],
+      ["another workspace's label", "Labels", () => ({ labelIds: String(ids.foreignLabel) }), "Choose labels of this workspace."],
+      ["due date 2026-02-30", "Due date", { dueDate: "2026-02-30" }, "That date does not exist."],
+    ] as [string, string, Record<string, string> | (() => Record<string, string>), string][])(
+      "a menu's %s → 400 with the message at %s",
+      async (_what, term, fields, message) => {
+        const before = await version();
+        const answer = await post("/w/acme/p/WEB/issues/1", { intent: "update", version: before, ...(typeof fields === "function" ? fields() : fields) });
+        expect(answer.status).toBe(400);
+        const page = visible(answer.body);
+        expect(editForm(page)).toBe("");
+        expect(propertyRow(page, term)).toMatch(new RegExp(`role="alert"[^>]*>${html(message).replace(/[.?]/g, "\\$&")}<`));
+        expect(await version()).toBe(before);
+      },
+    );
+
+    it("a menu's change with a stale version → 409 with the conflict at the property", async () => {
+      const stale = await version();
+      must(await post("/w/acme/p/WEB/issues/1", { intent: "update", version: stale, priority: "low" }, clients.max), 302, "Max sets a priority");
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "update", version: stale, priority: "high" });
+      expect(answer.status).toBe(409);
+      expect(propertyRow(visible(answer.body), "Priority")).toContain("This issue was changed by Max Member since you opened it: priority.");
     });
 
     it("a stale version → 409 naming who changed what, with the typed values kept", async () => {
@@ -283,7 +318,6 @@ describe("bad input on the project and issue forms", () => {
       expect(form).toContain("This issue was changed by Max Member since you opened it: title.");
       keptTitle(form);
       keptDescription(form);
-      expect(selected(form, "priority")).toBe("high");
       expect(visible(answer.body)).toContain("Renamed by Max</h2>");
     });
 
@@ -398,6 +432,46 @@ describe("bad input on the project and issue forms", () => {
     it("a comment id that does not exist → 404", async () => {
       expect((await post("/w/acme/p/WEB/issues/1", { intent: "edit-comment", commentId: "999999", body: "x" })).status).toBe(404);
       expect((await post("/w/acme/p/WEB/issues/1", { intent: "delete-comment", commentId: "999999" })).status).toBe(404);
+    });
+  });
+
+  describe("the edit form's Write/Preview tabs without JavaScript (intent=preview|write)", () => {
+    it("intent=preview → 200: the form again, the description rendered, what was typed kept, nothing saved", async () => {
+      const before = await version();
+      const description = "Now **bold** <script>alert(1)</script>";
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "Typed title", description });
+      expect(answer.status).toBe(200);
+      const form = editForm(visible(answer.body));
+      expect(form).toMatch(/aria-label="Preview"[^>]*>[\s\S]*<strong>bold<\/strong>/);
+      expect(form).not.toContain("<script>");
+      expect(inputValue(form, "title")).toBe("Typed title");
+      expect(textareaText(form, "description")).toBe(html(description));
+      expect(await version()).toBe(before);
+    });
+
+    it("intent=write → 200: the form again with the text, no preview", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "write", title: "Typed title", description: "Kept **text**" });
+      expect(answer.status).toBe(200);
+      const form = editForm(visible(answer.body));
+      expect(form).not.toContain('aria-label="Preview"');
+      expect(textareaText(form, "description")).toBe("Kept **text**");
+    });
+
+    it("a preview of a description over 50,000 characters → 400 with the message", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "Typed title", description: "d".repeat(50_001) });
+      expect(answer.status).toBe(400);
+      expect(editForm(visible(answer.body))).toContain("Use at most 50,000 characters.");
+    });
+
+    it("a preview whose title has a control character → 400 with the message", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "Bell\u0007", description: "x" });
+      expect(answer.status).toBe(400);
+      expect(editForm(visible(answer.body))).toContain("Remove the invisible control character (U+0007).");
+    });
+
+    it("a viewer may not preview (403), an empty title previews", async () => {
+      expect((await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "x", description: "y" }, clients.vic)).status).toBe(403);
+      expect((await post("/w/acme/p/WEB/issues/1", { intent: "preview", title: "", description: "" })).status).toBe(200);
     });
   });
 

@@ -118,8 +118,8 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
   async function issueState(number = 1) {
     const html = await issuePage(number);
     const title = /<h2 id="issue-title"[^>]*>([\s\S]*?)<\/h2>/.exec(html)?.[1];
-    const statusSelect = /<select name="status" aria-label="Status"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? "";
-    const status = /<option value="(\w+)" selected="">/.exec(statusSelect)?.[1];
+    // The status menu's current choice.
+    const status = /<button type="submit" value="(\w+)" aria-current="true"[^>]*name="status"/.exec(html)?.[1];
     const version = /name="version" value="(\d+)"/.exec(html)?.[1];
     return { title, status, version };
   }
@@ -135,7 +135,8 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
     const html = await issuePage(number);
     const comments: { body: string; id: string | undefined }[] = [];
     for (const [, item] of html.matchAll(/<li aria-label="Comment by [^"]*"[^>]*>([\s\S]*?)<\/li>/g)) {
-      const id = /name="commentId" value="(\d+)"/.exec(item!)?.[1];
+      // The edit form's field, or the link that asks before deleting (`?confirm=delete-comment-<id>`).
+      const id = /(?:name="commentId" value="|confirm=delete-comment-)(\d+)/.exec(item!)?.[1];
       const body = /<p>([\s\S]*?)<\/p>/.exec(item!.replace(/<p class[\s\S]*?<\/p>/, ""))?.[1];
       if (body) comments.push({ body, id });
     }

@@ -1,21 +1,26 @@
 import { getFormProps } from "@conform-to/react";
-import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
+import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { type ShouldRevalidateFunction, data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
+import { pageTitle } from "~/components/app-shell";
+import { Avatar } from "~/components/avatar";
+import { ConfirmAction } from "~/components/confirm";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { FormSummary, SubmitButton } from "~/components/forms";
-import { PriorityText, StatusBadge } from "~/components/issue-bits";
-import { IssueFieldsForm, type IssueFormOptions } from "~/components/issue-fields-form";
-import { LabelChip } from "~/components/label-chip";
-import { NoScriptSubmit } from "~/components/no-script-submit";
+import { SubmitButton } from "~/components/forms";
+import { type EditIssueValues, IssueEditor } from "~/components/issue-editor";
+import { IssueProperties, type Property } from "~/components/issue-properties";
+import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
-import { type EditIssueForm, issueActionSchema } from "~/issues/forms.server";
-import { issueKey, priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
+import { issueActionSchema } from "~/issues/forms.server";
+import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { renderMarkdown } from "~/issues/markdown.server";
+import { type Change, type ChangeGroup, describeChanges, groupTimeline } from "~/issues/timeline";
 import { listLabels } from "~/labels/labels.server";
 import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
@@ -26,9 +31,15 @@ async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: 
   const access = await requireProject(args, permission);
   const number = parseIssueNumber(args.params.number);
   const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
-  if (!issue) throw data(`Issue ${access.project.key}-${args.params.number} not found.`, { status: 404 });
+  if (!issue)
+    throw data(`Issue ${access.project.key}-${args.params.number} not found.`, {
+      status: 404,
+    });
   return { ...access, issue };
 }
+
+/** How this workspace's Markdown links `WEB-42`: to the issue, when WEB is one of its projects. */
+const markdownOptions = (workspaceSlug: string, projects: { key: string }[]) => ({ workspaceSlug, projectKeys: new Set(projects.map((p) => p.key)) });
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project, issue } = await loadIssue(args, "workspace:read");
@@ -39,13 +50,25 @@ export async function loader(args: Route.LoaderArgs) {
     listLabels(db, workspace.id),
     listProjects(db, workspace.id),
   ]);
-  const markdown = { workspaceSlug: workspace.slug, projectKeys: new Set(projects.map((p) => p.key)) };
+  const markdown = markdownOptions(workspace.slug, projects);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   return {
-    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description, markdown) },
+    issue: {
+      ...issue,
+      descriptionHtml: renderMarkdown(issue.description, markdown),
+    },
     key: issueKey(project.key, issue.number),
-    timeline: timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body, markdown) } : entry)),
-    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    timeline: groupTimeline(
+      timeline.map((entry) =>
+        entry.type === "comment"
+          ? {
+              ...entry,
+              html: entry.deleted ? "" : renderMarkdown(entry.body, markdown),
+            }
+          : entry,
+      ),
+    ),
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })),
     labels,
     meId: user.id,
     writable,
@@ -53,16 +76,31 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** Parameters that only open something on the page (the editor, a confirmation): an answer leaves them. */
+const transientParams = ["edit", "confirm"];
+
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, issue } = await loadIssue(args, "issues:write");
   const { db } = args.context.get(appContext);
-  const submission = await parseForm(args.request, issueActionSchema, { keepEmptyValues: true });
+  const submission = await parseForm(args.request, issueActionSchema, {
+    keepEmptyValues: true,
+  });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const form = submission.value;
   const now = new Date();
   // args.url, not request.url: with JavaScript the request is for the `.data` URL.
-  const back = redirect(args.url.pathname + args.url.search);
+  const params = new URLSearchParams(args.url.search);
+  for (const name of transientParams) params.delete(name);
+  const back = redirect(`${args.url.pathname}${params.size ? `?${params}` : ""}`);
 
+  if (form.intent === "preview" || form.intent === "write") {
+    if (form.intent === "write") return submission.reply();
+    const markdown = markdownOptions(workspace.slug, await listProjects(db, workspace.id));
+    return {
+      ...submission.reply(),
+      previewHtml: renderMarkdown(form.description, markdown),
+    };
+  }
   if (form.intent === "update" || form.intent === "status") {
     const changes =
       form.intent === "status"
@@ -76,18 +114,39 @@ export async function action(args: Route.ActionArgs) {
             labelIds: form.labelIds,
             dueDate: form.dueDate === undefined ? undefined : form.dueDate || null,
           };
-    const saved = await updateIssue(db, { issueId: issue.id, workspaceId: workspace.id, actorId: user.id, version: form.version, changes, now });
-    if ("conflict" in saved) return data(submission.reply({ formErrors: [conflictMessage(saved)] }), { status: 409 });
+    const saved = await updateIssue(db, {
+      issueId: issue.id,
+      workspaceId: workspace.id,
+      actorId: user.id,
+      version: form.version,
+      changes,
+      now,
+    });
+    if ("conflict" in saved)
+      return data(submission.reply({ formErrors: [conflictMessage(saved)] }), {
+        status: 409,
+      });
     if ("field" in saved) return data(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
     return back;
   }
   if (form.intent === "comment") {
-    await addComment(db, { issueId: issue.id, authorId: user.id, body: form.body, now });
+    await addComment(db, {
+      issueId: issue.id,
+      authorId: user.id,
+      body: form.body,
+      now,
+    });
     return back;
   }
   const changed =
     form.intent === "edit-comment"
-      ? await editComment(db, { issueId: issue.id, commentId: form.commentId, actorId: user.id, body: form.body, now })
+      ? await editComment(db, {
+          issueId: issue.id,
+          commentId: form.commentId,
+          actorId: user.id,
+          body: form.body,
+          now,
+        })
       : await deleteComment(db, {
           issueId: issue.id,
           commentId: form.commentId,
@@ -99,204 +158,326 @@ export async function action(args: Route.ActionArgs) {
   return back;
 }
 
-/** After a conflict the page shows what the other person saved, and the version to save over it. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
-
-/** The fields of "Edit issue" as its inputs hold them. */
-type EditIssueValues = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate", string> & { labelIds: string[] };
-
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-const when = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
-
-const activityText: Record<string, (from: string | null, to: string | null) => string> = {
-  created: () => "created the issue",
-  title: (_from, to) => `renamed it to “${to}”`,
-  description: () => "changed the description",
-  status: (from, to) => `changed the status from ${from} to ${to}`,
-  priority: (from, to) => `changed the priority from ${from} to ${to}`,
-  assignee: (_from, to) => (to ? `assigned it to ${to}` : "unassigned it"),
-  labels: (_from, to) => (to ? `set the labels to ${to}` : "removed the labels"),
-  due_date: (_from, to) => (to ? `set the due date to ${to}` : "removed the due date"),
-  comment_deleted: () => "deleted a comment",
+/**
+ * After a conflict the page shows what the other person saved, and the version to save over it. A
+ * preview changes nothing, so nothing is reloaded for it.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, formData, defaultShouldRevalidate }) => {
+  const intent = formData?.get("intent");
+  if (intent === "preview" || intent === "write") return false;
+  return actionStatus === 409 || defaultShouldRevalidate;
 };
 
-export default function IssueDetail({ loaderData, actionData }: Route.ComponentProps) {
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData ? `${loaderData.key} ${loaderData.issue.title}` : "Issue not found");
+
+type Submitted = {
+  intent?: string;
+  commentId?: string;
+  body?: string;
+  title?: string;
+  description?: string;
+} & Partial<Record<Property, unknown>>;
+type ActionData =
+  | {
+      initialValue?: Record<string, unknown> | null;
+      error?: Record<string, string[] | null> | null;
+      previewHtml?: string;
+    }
+  | undefined;
+
+/** Whether a submission came from the title and description form (rather than a property menu). */
+const fromEditor = (submitted: Submitted | undefined) =>
+  submitted?.intent === "preview" ||
+  submitted?.intent === "write" ||
+  (submitted?.intent === "update" && (submitted.title !== undefined || submitted.description !== undefined));
+
+const menuProperties: Property[] = ["priority", "assigneeId", "labelIds", "dueDate"];
+
+/** Which property menu a refused submission came from, so that its message shows there (without JavaScript). */
+function refusedProperty(submitted: Submitted | undefined): Property | undefined {
+  if (!submitted || fromEditor(submitted)) return undefined;
+  if (submitted.intent === "status") return "status";
+  if (submitted.intent === "update") return menuProperties.find((p) => submitted[p] !== undefined);
+  return undefined;
+}
+
+export default function IssueDetail(props: Route.ComponentProps) {
+  // Another issue is another page: nothing open or typed carries over.
+  return <IssuePage key={props.loaderData.issue.id} {...props} />;
+}
+
+function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
   const { issue, key, timeline, members, labels, meId, writable, canDeleteAny } = loaderData;
   const location = useLocation();
-  const listHref = `${location.pathname.replace(/\/\d+$/, "")}${location.search}`;
-  const submitted = actionData?.initialValue as { intent?: string; commentId?: string; body?: string } | undefined;
+  const result = actionData as ActionData;
+  const submitted = (result?.initialValue ?? undefined) as Submitted | undefined;
   const lastIntent = submitted?.intent;
+  const editorSubmitted = fromEditor(submitted);
+  const [editing, setEditing] = useState(() => writable && (new URLSearchParams(location.search).has("edit") || editorSubmitted));
+  useCloseAfterSave(editing, result, () => setEditing(false));
+
   const edit = useRecordForm<EditIssueValues>(
     "edit-issue",
     {
       id: issue.id,
       version: issue.version,
-      values: {
-        title: issue.title,
-        description: issue.description,
-        status: issue.status,
-        priority: issue.priority,
-        assigneeId: issue.assignee_id ? String(issue.assignee_id) : "",
-        dueDate: issue.due_date ?? "",
-        labelIds: issue.labels.map((l) => String(l.id)),
-      },
+      values: { title: issue.title, description: issue.description },
     },
-    lastIntent === "update" ? actionData : undefined,
+    editorSubmitted ? (actionData as Parameters<typeof useRecordForm>[2]) : undefined,
   );
-  // Refusals of the forms without fields of their own (status, delete-comment): every message at the top.
-  const refusal =
-    lastIntent !== "update" && lastIntent !== "comment" && lastIntent !== "edit-comment" && actionData?.error
-      ? Object.values(actionData.error).flat().filter(Boolean)
-      : [];
-  const commentEditError = lastIntent === "edit-comment" ? Object.values(actionData?.error ?? {}).flat().filter((e): e is string => Boolean(e)) : [];
+
+  const messages = Object.values(result?.error ?? {})
+    .flat()
+    .filter((e): e is string => Boolean(e));
+  const property = refusedProperty(submitted);
+  // Refusals with no place of their own (a property form without JavaScript has its place: the property).
+  const refusal = !editorSubmitted && !property && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
+  const commentEditError = lastIntent === "edit-comment" ? messages : [];
+
+  const search = new URLSearchParams(location.search);
+  for (const name of transientParams) search.delete(name);
+  const here = `${location.pathname}${search.size ? `?${search}` : ""}`;
+  search.set("edit", "issue");
+  const editHref = `${location.pathname}?${search}`;
+  search.delete("edit");
+  const listHref = `${location.pathname.replace(/\/\d+$/, "")}${search.size ? `?${search}` : ""}`;
 
   return (
-    <article aria-labelledby="issue-title" className="min-w-0">
-      <Link to={listHref} className="text-sm text-indigo-700 underline xl:hidden dark:text-indigo-300">
-        Back to the list
-      </Link>
-      <p className="font-mono text-sm text-zinc-600 dark:text-zinc-400">{key}</p>
-      <h2 id="issue-title" className="text-xl font-semibold break-words">
-        {issue.title}
-      </h2>
+    <article aria-labelledby="issue-title" className="@container min-w-0 px-4 pt-3 pb-6 md:px-6">
+      <div className="flex min-h-6 items-center gap-3 text-[13px]">
+        <Link to={listHref} className="inline-flex items-center gap-1 text-zinc-600 hover:text-zinc-900 xl:hidden dark:text-zinc-400 dark:hover:text-zinc-100">
+          <ArrowLeft size={14} aria-hidden="true" /> Back to the list
+        </Link>
+        <span className="font-mono text-zinc-600 dark:text-zinc-400">{key}</span>
+      </div>
 
       {refusal.length ? (
-        <p role="alert" className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+        <p
+          role="alert"
+          className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+        >
           {refusal.join(" ")}
         </p>
       ) : null}
 
-      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-        <dt className="text-zinc-600 dark:text-zinc-400">Status</dt>
-        <dd>
-          {writable ? (
-            <QuickChange key={issue.id} name="status" label="Status" intent="status" value={issue.status} version={issue.version} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
-          ) : (
-            <StatusBadge status={issue.status} />
-          )}
-        </dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Priority</dt>
-        <dd>
-          {writable ? (
-            <QuickChange key={issue.id} name="priority" label="Priority" intent="update" value={issue.priority} version={issue.version} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
-          ) : (
-            <PriorityText priority={issue.priority} />
-          )}
-        </dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Assignee</dt>
-        <dd>
-          {writable ? (
-            <QuickChange
-              key={issue.id}
-              name="assigneeId"
-              label="Assignee"
-              intent="update"
-              value={issue.assignee_id ? String(issue.assignee_id) : ""}
-              version={issue.version}
-              options={[{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: String(m.userId), label: m.name }))]}
-            />
-          ) : (
-            (issue.assigneeName ?? "Unassigned")
-          )}
-        </dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Labels</dt>
-        <dd className="flex flex-wrap gap-1">
-          {issue.labels.length ? issue.labels.map((label) => <LabelChip key={label.id} name={label.name} color={label.color} />) : "None"}
-        </dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Due date</dt>
-        <dd>{issue.due_date ?? "None"}</dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Reporter</dt>
-        <dd>{issue.reporterName ?? "Someone"}</dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Created</dt>
-        <dd>{when(issue.created_at)}</dd>
-        <dt className="text-zinc-600 dark:text-zinc-400">Updated</dt>
-        <dd>{when(issue.updated_at)}</dd>
-        {issue.closed_at ? (
-          <>
-            <dt className="text-zinc-600 dark:text-zinc-400">Closed</dt>
-            <dd>{when(issue.closed_at)}</dd>
-          </>
-        ) : null}
-      </dl>
+      {/* Narrow: title, properties, description and activity; from 672 px of article: the properties at the right. */}
+      <div className="mt-1 grid gap-x-8 gap-y-5 @2xl:grid-cols-[minmax(0,1fr)_280px] @2xl:grid-rows-[auto_1fr]">
+        <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-1">
+          <div className="flex items-start gap-3">
+            <h2 id="issue-title" className={editing ? "sr-only" : "min-w-0 flex-1 text-xl leading-tight font-semibold break-words md:text-2xl"}>
+              {issue.title}
+            </h2>
+            {writable && !editing ? (
+              <Link
+                to={editHref}
+                preventScrollReset
+                className="inline-flex h-7 shrink-0 items-center gap-1.5 rounded-md px-2 text-[13px] font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                onClick={(event) => {
+                  event.preventDefault();
+                  setEditing(true);
+                }}
+              >
+                <Pencil size={14} aria-hidden="true" /> Edit
+                <span className="sr-only"> issue</span>
+              </Link>
+            ) : null}
+          </div>
+          {editing ? (
+            <div className="mt-2">
+              <IssueEditor
+                key={edit.key}
+                edit={edit}
+                serverPreview={lastIntent === "preview" ? result?.previewHtml : undefined}
+                cancelHref={here}
+                onCancel={() => setEditing(false)}
+              />
+            </div>
+          ) : null}
+        </div>
 
-      <section aria-label="Description" className="prose-issue mt-6 break-words">
-        {issue.description ? (
-          <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
-        ) : (
-          <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
-        )}
-      </section>
+        <aside
+          aria-label="Properties"
+          className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:rounded-none @2xl:border-0 @2xl:border-l @2xl:py-0 @2xl:pr-0 @2xl:pl-6 dark:border-zinc-800"
+        >
+          <IssueProperties
+            issue={{
+              id: issue.id,
+              version: issue.version,
+              status: issue.status,
+              priority: issue.priority,
+              assignee: issue.assignee_id
+                ? {
+                    id: issue.assignee_id,
+                    name: issue.assigneeName ?? "Someone",
+                  }
+                : null,
+              labels: issue.labels,
+              dueDate: issue.due_date,
+              reporter: issue.reporter_id
+                ? {
+                    id: issue.reporter_id,
+                    name: issue.reporterName ?? "Someone",
+                  }
+                : null,
+              createdAt: issue.created_at,
+              updatedAt: issue.updated_at,
+              closedAt: issue.closed_at,
+            }}
+            members={members}
+            labels={labels}
+            writable={writable}
+            refusals={property ? { [property]: messages.join(" ") } : {}}
+          />
+        </aside>
 
-      {writable ? (
-        <details key={issue.id} className="mt-6 rounded border border-zinc-200 p-3 dark:border-zinc-800" open={lastIntent === "update"}>
-          <summary className="cursor-pointer font-medium">Edit issue</summary>
-          <EditIssue key={edit.key} edit={edit} options={{ members, labels }} />
-        </details>
-      ) : null}
-
-      <section aria-labelledby="activity-title" className="mt-8">
-        <h3 id="activity-title" className="text-lg font-semibold">
-          Activity
-        </h3>
-        <ol className="mt-3 space-y-3">
-          {timeline.map((entry) =>
-            entry.type === "activity" ? (
-              <li key={`a${entry.id}`} className="text-sm text-zinc-700 dark:text-zinc-300">
-                <strong>{entry.actorName ?? "Someone"}</strong> {activityText[entry.kind]?.(entry.from, entry.to)}{" "}
-                <span className="text-zinc-600 dark:text-zinc-400">· {when(entry.at)}</span>
-              </li>
-            ) : (
-              <li key={`c${entry.id}`} aria-label={`Comment by ${entry.authorName ?? "someone"}`} className="rounded border border-zinc-200 p-3 dark:border-zinc-800">
-                {entry.deleted ? (
-                  <p className="text-sm text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
+        <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-2">
+          {editing ? null : (
+            <section aria-label="Description" className="prose-issue mb-6 text-sm break-words">
+              {issue.description ? (
+                <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
+              ) : (
+                <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
+              )}
+            </section>
+          )}
+          <section aria-labelledby="activity-title" className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+            <h3 id="activity-title" className="text-sm font-semibold">
+              Activity
+            </h3>
+            <ol className="mt-3 space-y-3">
+              {timeline.map((item) =>
+                item.type === "changes" ? (
+                  <ActivityLine key={`a${item.id}`} group={item} />
                 ) : (
-                  <>
-                    <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                      <strong className="text-zinc-900 dark:text-zinc-100">{entry.authorName ?? "Someone"}</strong> · {when(entry.at)}
-                      {entry.edited ? " · edited" : ""}
-                    </p>
-                    <div className="prose-issue mt-2 break-words" dangerouslySetInnerHTML={{ __html: entry.html }} />
-                    {writable && (entry.authorId === meId || canDeleteAny) ? (
-                      <div className="mt-2 flex flex-wrap items-start gap-2 text-sm">
-                        {entry.authorId === meId ? (
-                          <CommentEditForm
-                            comment={entry}
-                            refused={submitted?.commentId === String(entry.id) ? { errors: commentEditError, body: submitted.body ?? "" } : undefined}
+                  <li
+                    key={`c${item.id}`}
+                    aria-label={`Comment by ${item.authorName ?? "someone"}`}
+                    className="rounded-md border border-zinc-200 dark:border-zinc-800"
+                  >
+                    {item.deleted ? (
+                      <p className="px-3 py-2 text-[13px] text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
+                    ) : (
+                      <>
+                        <div className="flex items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-[13px] text-zinc-600 dark:border-zinc-800/60 dark:text-zinc-400">
+                          <Avatar
+                            user={
+                              item.authorId
+                                ? {
+                                    id: item.authorId,
+                                    name: item.authorName ?? "Someone",
+                                  }
+                                : null
+                            }
+                            decorative
                           />
+                          <span className="font-medium text-zinc-900 dark:text-zinc-100">{item.authorName ?? "Someone"}</span>
+                          <span aria-hidden="true">·</span>
+                          <RelativeTime at={item.at} />
+                          {item.edited ? <span>· edited</span> : null}
+                        </div>
+                        <div className="prose-issue px-3 py-2 text-sm break-words" dangerouslySetInnerHTML={{ __html: item.html }} />
+                        {writable && (item.authorId === meId || canDeleteAny) ? (
+                          <div className="flex flex-wrap items-start gap-3 px-3 pb-2 text-[13px]">
+                            {item.authorId === meId ? (
+                              <CommentEditForm
+                                comment={item}
+                                refused={
+                                  submitted?.commentId === String(item.id)
+                                    ? {
+                                        errors: commentEditError,
+                                        body: submitted.body ?? "",
+                                      }
+                                    : undefined
+                                }
+                              />
+                            ) : null}
+                            <ConfirmAction
+                              name={`delete-comment-${item.id}`}
+                              label={
+                                <>
+                                  Delete
+                                  <span className="sr-only"> comment</span>
+                                </>
+                              }
+                              title="Delete this comment?"
+                              message="The comment is removed for everyone; the timeline keeps a “Comment deleted” mark."
+                              triggerClassName="text-zinc-600 hover:text-red-700 dark:text-zinc-400 dark:hover:text-red-400"
+                            >
+                              <Form method="post">
+                                <input type="hidden" name="commentId" value={item.id} />
+                                <SubmitButton name="intent" value="delete-comment" match={{ commentId: item.id }} variant="danger">
+                                  Delete comment
+                                </SubmitButton>
+                              </Form>
+                            </ConfirmAction>
+                          </div>
                         ) : null}
-                        <Form method="post">
-                          <input type="hidden" name="commentId" value={entry.id} />
-                          <SubmitButton name="intent" value="delete-comment" match={{ commentId: entry.id }} variant="secondary">
-                            Delete comment
-                          </SubmitButton>
-                        </Form>
-                      </div>
-                    ) : null}
-                  </>
-                )}
-              </li>
-            ),
-          )}
-        </ol>
-        {writable ? <CommentForm lastResult={lastIntent === "comment" ? actionData : undefined} /> : null}
-      </section>
+                      </>
+                    )}
+                  </li>
+                ),
+              )}
+            </ol>
+            {writable ? (
+              <CommentForm lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
+            ) : null}
+          </section>
+        </div>
+      </div>
     </article>
   );
 }
 
-/** "Edit issue": the fields as the issue is now, with what the person changed and has not saved yet. */
-function EditIssue({ edit, options }: { edit: ReturnType<typeof useRecordForm<EditIssueValues>>; options: IssueFormOptions }) {
-  const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
+/** With JavaScript the editor closes once its own save went through (the action redirected: no result). */
+function useCloseAfterSave(editing: boolean, result: ActionData, close: () => void) {
+  const navigation = useNavigation();
+  const intent = navigation.formData?.get("intent");
+  const saving = navigation.state === "submitting" && intent === "update" && navigation.formData?.has("title") === true;
+  const wasSaving = useRef(false);
+  useEffect(() => {
+    if (saving) wasSaving.current = true;
+    else if (wasSaving.current && navigation.state === "idle") {
+      wasSaving.current = false;
+      if (editing && !result) close();
+    }
+  }, [saving, navigation.state, editing, result, close]);
+}
+
+const activityIcons: Record<string, LucideIcon> = {
+  created: CirclePlus,
+  title: Pencil,
+  description: FileText,
+  status: CircleDot,
+  priority: SignalHigh,
+  assignee: UserRound,
+  labels: Tag,
+  due_date: CalendarDays,
+  comment_deleted: MessageSquareX,
+};
+
+/** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s. */
+function ActivityLine({ group }: { group: ChangeGroup }) {
+  const Icon = activityIcons[(group.changes[0] as Change).kind] ?? CircleDot;
+  const dates = group.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
+  const sentence = describeChanges(group.changes);
+  const pieces = dates.length ? sentence.split(new RegExp(`(${dates.join("|")})`)) : [sentence];
   return (
-    <Form method="post" ref={edit.formRef} {...getFormProps(form)} className="mt-4 space-y-4">
-      <FormSummary form={form} hiddenFields={["version"]} />
-      <input type="hidden" name="version" value={edit.version} />
-      <IssueFieldsForm fields={fields} options={options} />
-      <SubmitButton name="intent" value="update" pendingText="Saving…">
-        Save changes
-      </SubmitButton>
-    </Form>
+    <li className="flex items-start gap-2 px-1 text-[13px] text-zinc-600 dark:text-zinc-400">
+      <Icon size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
+      <p className="min-w-0 break-words">
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">{group.actorName ?? "Someone"}</span>{" "}
+        {pieces.map((piece, i) =>
+          dates.includes(piece) ? (
+            <time key={i} dateTime={piece}>
+              {piece}
+            </time>
+          ) : (
+            piece
+          ),
+        )}{" "}
+        <span aria-hidden="true">·</span> <RelativeTime at={group.changes.at(-1)!.at} />
+      </p>
+    </li>
   );
 }
 
@@ -304,8 +485,8 @@ function EditIssue({ edit, options }: { edit: ReturnType<typeof useRecordForm<Ed
 function CommentEditForm({ comment, refused }: { comment: { id: number; body: string }; refused?: { errors: string[]; body: string } }) {
   const errorId = `comment-${comment.id}-error`;
   return (
-    <details open={refused !== undefined}>
-      <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">Edit comment</summary>
+    <details open={refused !== undefined} className="min-w-0 flex-1 open:basis-full">
+      <summary className="cursor-pointer text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">Edit comment</summary>
       <Form method="post" className="mt-2 space-y-2">
         <input type="hidden" name="commentId" value={comment.id} />
         <label className="block">
@@ -316,7 +497,7 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body: st
             rows={3}
             aria-invalid={refused?.errors.length ? true : undefined}
             aria-describedby={refused?.errors.length ? errorId : undefined}
-            className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+            className="block w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
         </label>
         {refused?.errors.length ? (
@@ -333,10 +514,13 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body: st
 }
 
 function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"] }) {
-  const [form, fields] = useRouteForm<{ body: string }>({ id: "comment", lastResult });
+  const [form, fields] = useRouteForm<{ body: string }>({
+    id: "comment",
+    lastResult,
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-2">
-      <label htmlFor={fields.body.id} className="block text-sm font-medium">
+      <label htmlFor={fields.body.id} className="sr-only">
         Comment
       </label>
       <textarea
@@ -344,70 +528,23 @@ function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteFor
         name={fields.body.name}
         key={fields.body.key}
         defaultValue={fields.body.initialValue}
+        placeholder="Leave a comment…"
         aria-invalid={fields.body.errors ? true : undefined}
         aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
-        rows={4}
-        className="block w-full rounded border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+        rows={3}
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
       />
       {fields.body.errors ? (
         <p id={fields.body.errorId} className="text-sm text-red-700 dark:text-red-400">
           {fields.body.errors.join(" ")}
         </p>
       ) : null}
-      <SubmitButton name="intent" value="comment" pendingText="Commenting…">
-        Add comment
-      </SubmitButton>
+      <div className="flex justify-end">
+        <SubmitButton name="intent" value="comment" pendingText="Commenting…">
+          Add comment
+        </SubmitButton>
+      </div>
     </Form>
-  );
-}
-
-/**
- * Changes one field (status, priority, assignee) from the detail screen. With JavaScript it applies
- * at once and is rolled back — the loader's value shows again, with the server's message — if the
- * save is refused; without, the button submits it.
- */
-function QuickChange({
-  name,
-  label,
-  intent,
-  value,
-  version,
-  options,
-}: {
-  name: "status" | "priority" | "assigneeId";
-  label: string;
-  intent: "status" | "update";
-  value: string;
-  version: number;
-  options: { value: string; label: string }[];
-}) {
-  const fetcher = useFetcher<{ error?: Record<string, string[] | null> }>();
-  const shown = (fetcher.formData?.get(name) as string | undefined) ?? value;
-  const refusal = Object.values(fetcher.data?.error ?? {}).flat().filter(Boolean).join(" ");
-  return (
-    <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
-      <input type="hidden" name="version" value={version} />
-      <input type="hidden" name="intent" value={intent} />
-      <select
-        name={name}
-        aria-label={label}
-        value={shown}
-        onChange={(event) => fetcher.submit(event.currentTarget.form)}
-        className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <NoScriptSubmit className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">Set {label.toLowerCase()}</NoScriptSubmit>
-      {refusal ? (
-        <span role="alert" className="text-red-700 dark:text-red-400">
-          {refusal}
-        </span>
-      ) : null}
-    </fetcher.Form>
   );
 }
 

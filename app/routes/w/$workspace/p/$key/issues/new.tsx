@@ -1,8 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
+import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { FormSummary, SubmitButton } from "~/components/forms";
+import { FormSummary } from "~/components/forms";
 import { IssueFieldsForm } from "~/components/issue-fields-form";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -38,18 +39,29 @@ export async function action(args: Route.ActionArgs) {
   return redirect(`/w/${workspace.slug}/p/${project.key}/issues/${created.number}`);
 }
 
+type ProjectLayoutData = { project: { name: string } };
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const project = matches.find((match) => match?.id === "routes/w/$workspace/p/$key/layout")?.data as ProjectLayoutData | undefined;
+  return pageTitle("New issue", project?.project.name);
+};
+
 export default function NewIssue({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useRouteForm<NewIssueForm>({
     lastResult: actionData,
     defaultValue: { status: "backlog", priority: "none", assigneeId: "" },
   });
   return (
-    <div className="max-w-2xl">
-      <h2 className="mb-4 text-lg font-semibold">New issue</h2>
+    <div className="mx-auto max-w-2xl px-4 py-6 md:px-6">
+      <h2 className="mb-4 text-xl font-semibold">New issue</h2>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
         <IssueFieldsForm fields={fields} options={loaderData} />
-        <SubmitButton pendingText="Filing…">Create issue</SubmitButton>
+        <div className="flex justify-end border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <button type="submit" className={primaryButtonClass}>
+            Create issue
+          </button>
+        </div>
       </Form>
     </div>
   );

@@ -1,0 +1,139 @@
+import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { useRef, useState } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/app-shell";
+import { FormSummary, TextField } from "~/components/forms";
+import type { useRecordForm } from "~/forms/use-record-form";
+import { useRouteForm } from "~/forms/use-route-form";
+
+/** The fields of the issue's edit form as its inputs hold them. */
+export type EditIssueValues = Record<"title" | "description", string>;
+
+type EditIssueForm = { intent: string; version: string; title: string; description: string };
+
+/** Fields of the action's schema that this form does not have: their messages go in the summary. */
+const fieldsElsewhere = ["version", "status", "priority", "assigneeId", "labelIds", "dueDate"];
+
+const tabClass =
+  "h-7 rounded px-2 text-[13px] font-medium text-zinc-600 hover:bg-zinc-100 aria-pressed:bg-zinc-100 aria-pressed:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:aria-pressed:bg-zinc-800 dark:aria-pressed:text-zinc-100";
+
+/**
+ * Editing the title and the description: one small form (DESIGN.md §3, Issue), the description
+ * with Write/Preview tabs. The tabs are submit buttons (intent=write|preview): without JavaScript
+ * the page comes back with what was typed and, for Preview, the description rendered by the
+ * server; with JavaScript they switch in place and the preview comes through a fetcher.
+ */
+export function IssueEditor({
+  edit,
+  serverPreview,
+  cancelHref,
+  onCancel,
+}: {
+  edit: ReturnType<typeof useRecordForm<EditIssueValues>>;
+  /** The rendered description the page was served with (a preview without JavaScript). */
+  serverPreview: string | undefined;
+  cancelHref: string;
+  onCancel: () => void;
+}) {
+  const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
+  const [tab, setTab] = useState<"write" | "preview">(serverPreview === undefined ? "write" : "preview");
+  const preview = useFetcher<{ previewHtml?: string }>({ key: "issue-description-preview" });
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const previewHtml = preview.state === "idle" ? (preview.data?.previewHtml ?? serverPreview) : undefined;
+  const { key: textareaKey, ...textareaProps } = getTextareaProps(fields.description);
+
+  return (
+    <Form method="post" ref={edit.formRef} {...getFormProps(form)} aria-label="Edit issue" className="space-y-3">
+      {/* The form's default button: Enter in the title saves, rather than pressing the first tab. */}
+      <button type="submit" name="intent" value="update" tabIndex={-1} aria-hidden="true" className="sr-only">
+        Save changes
+      </button>
+      <FormSummary form={form} hiddenFields={fieldsElsewhere} />
+      <input type="hidden" name="version" value={edit.version} />
+      <TextField label="Title" meta={fields.title} />
+      <div>
+        <div className="flex items-center justify-between gap-2">
+          <label htmlFor={fields.description.id} className="block text-sm font-medium">
+            Description
+          </label>
+          <div role="group" aria-label="Description view" className="flex items-center gap-1">
+            <button
+              type="submit"
+              name="intent"
+              value="write"
+              aria-pressed={tab === "write"}
+              className={tabClass}
+              onClick={(event) => {
+                event.preventDefault();
+                setTab("write");
+                textarea.current?.focus();
+              }}
+            >
+              Write
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="preview"
+              aria-pressed={tab === "preview"}
+              className={tabClass}
+              onClick={(event) => {
+                event.preventDefault();
+                setTab("preview");
+                void preview.submit({ intent: "preview", description: textarea.current?.value ?? "" }, { method: "post" });
+              }}
+            >
+              Preview
+            </button>
+          </div>
+        </div>
+        <textarea
+          key={textareaKey}
+          {...textareaProps}
+          ref={textarea}
+          rows={10}
+          hidden={tab === "preview"}
+          className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+        {tab === "preview" ? (
+          <section
+            aria-label="Preview"
+            aria-busy={previewHtml === undefined}
+            className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800"
+          >
+            {previewHtml === undefined ? (
+              <p className="text-[13px] text-zinc-600 dark:text-zinc-400">Rendering the preview…</p>
+            ) : previewHtml ? (
+              <div className="prose-issue text-sm break-words" dangerouslySetInnerHTML={{ __html: previewHtml }} />
+            ) : (
+              <p className="text-[13px] text-zinc-600 dark:text-zinc-400">Nothing to preview.</p>
+            )}
+          </section>
+        ) : null}
+        {fields.description.errors ? (
+          <p id={fields.description.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+            {fields.description.errors.join(" ")}
+          </p>
+        ) : (
+          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Markdown works here.</p>
+        )}
+      </div>
+      <div className="flex items-center gap-2">
+        <button type="submit" name="intent" value="update" className={primaryButtonClass}>
+          Save changes
+        </button>
+        <Link
+          to={cancelHref}
+          preventScrollReset
+          className={secondaryButtonClass}
+          onClick={(event) => {
+            event.preventDefault();
+            onCancel();
+          }}
+        >
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The issue's timeline as DESIGN.md §3 reads it: consecutive changes by one person within a few
+ * minutes are one line ("Ada changed the status from Todo to Done and the priority from Low to
+ * High"). Pure, so that it is tested on its own and the server and the browser agree.
+ */
+
+/** One recorded change (an `activities` row), with its values as people read them. */
+export type Change = {
+  type: "activity";
+  id: number;
+  at: string;
+  actorId: number | null;
+  actorName: string | null;
+  kind: string;
+  from: string | null;
+  to: string | null;
+};
+
+/** Changes shown as one line: by one person, the first at `at`. */
+export type ChangeGroup = {
+  type: "changes";
+  id: number;
+  at: string;
+  actorId: number | null;
+  actorName: string | null;
+  changes: Change[];
+};
+
+/** How long after a person's first change their next ones still join its line. */
+export const groupWindowMs = 5 * 60_000;
+
+/** Changes that always stand on their own line. */
+const standalone = new Set(["created", "comment_deleted"]);
+
+function joins(group: ChangeGroup, change: Change): boolean {
+  return (
+    group.actorId !== null &&
+    group.actorId === change.actorId &&
+    !standalone.has(change.kind) &&
+    !group.changes.some((c) => standalone.has(c.kind)) &&
+    Date.parse(change.at) - Date.parse(group.at) <= groupWindowMs
+  );
+}
+
+/**
+ * Comments stay as they are; runs of changes become groups. A field changed twice within one group
+ * reads as one change, from its first value to its last.
+ */
+export function groupTimeline<Comment extends { type: "comment" }>(entries: readonly (Comment | Change)[]): (Comment | ChangeGroup)[] {
+  const items: (Comment | ChangeGroup)[] = [];
+  for (const entry of entries) {
+    if (entry.type !== "activity") {
+      items.push(entry);
+      continue;
+    }
+    const last = items.at(-1);
+    if (last?.type === "changes" && joins(last, entry)) {
+      const same = last.changes.findIndex((c) => c.kind === entry.kind);
+      if (same === -1) last.changes.push(entry);
+      else last.changes[same] = { ...last.changes[same]!, to: entry.to };
+      continue;
+    }
+    items.push({ type: "changes", id: entry.id, at: entry.at, actorId: entry.actorId, actorName: entry.actorName, changes: [entry] });
+  }
+  return items;
+}
+
+type Clause = { verb: string; rest: string };
+
+function clauseOf({ kind, from, to }: Change): Clause {
+  switch (kind) {
+    case "created":
+      return { verb: "created", rest: "the issue" };
+    case "title":
+      return { verb: "renamed", rest: `it to “${to}”` };
+    case "description":
+      return { verb: "changed", rest: "the description" };
+    case "status":
+      return { verb: "changed", rest: `the status from ${from} to ${to}` };
+    case "priority":
+      return { verb: "changed", rest: `the priority from ${from} to ${to}` };
+    case "assignee":
+      return to ? { verb: "assigned", rest: `it to ${to}` } : { verb: "unassigned", rest: "it" };
+    case "labels":
+      return to ? { verb: "set", rest: `the labels to ${to}` } : { verb: "removed", rest: "the labels" };
+    case "due_date":
+      return to ? { verb: "set", rest: `the due date to ${to}` } : { verb: "removed", rest: "the due date" };
+    case "comment_deleted":
+      return { verb: "deleted", rest: "a comment" };
+    default:
+      return { verb: "changed", rest: "the issue" };
+  }
+}
+
+/** "a", "a and b", "a, b and c". */
+const listOf = (parts: string[]) => (parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+
+/**
+ * What a group of changes did, after the person's name: "changed the status from Todo to Done and
+ * the priority from Low to High, assigned it to Ada and set the due date to 2026-03-15". A verb is
+ * said once for a run of clauses that share it.
+ */
+export function describeChanges(changes: readonly Change[]): string {
+  const runs: { verb: string; rests: string[] }[] = [];
+  for (const { verb, rest } of changes.map(clauseOf)) {
+    const last = runs.at(-1);
+    if (last?.verb === verb) last.rests.push(rest);
+    else runs.push({ verb, rests: [rest] });
+  }
+  return listOf(runs.map((run) => `${run.verb} ${listOf(run.rests)}`));
+}

@@ -1,0 +1,80 @@
+/**
+ * The issue timeline's lines (DESIGN.md §3, Issue): consecutive changes by one person within five
+ * minutes read as one line; comments, other people and later changes start new ones.
+ */
+import { describe, expect, it } from "vitest";
+import { type Change, describeChanges, groupTimeline } from "~/issues/timeline";
+
+const start = Date.parse("2026-03-01T10:00:00Z");
+const minutes = (n: number) => new Date(start + n * 60_000).toISOString();
+
+let ids = 0;
+function change(actorId: number | null, minute: number, kind: string, from: string | null = null, to: string | null = null): Change {
+  return { type: "activity", id: ++ids, at: minutes(minute), actorId, actorName: actorId === null ? null : `Person ${actorId}`, kind, from, to };
+}
+const comment = (minute: number) => ({ type: "comment" as const, id: ++ids, at: minutes(minute) });
+
+/** Each line as its kinds, to compare shapes. */
+const shape = (items: ReturnType<typeof groupTimeline>) => items.map((item) => (item.type === "changes" ? item.changes.map((c) => c.kind) : "comment"));
+
+describe("groupTimeline", () => {
+  it("joins one person's consecutive changes within five minutes of the first", () => {
+    const items = groupTimeline([change(1, 0, "status", "Todo", "Done"), change(1, 2, "priority", "Low", "High"), change(1, 5, "due_date", null, "2026-03-15")]);
+    expect(shape(items)).toEqual([["status", "priority", "due_date"]]);
+    expect(items[0]).toMatchObject({ type: "changes", actorId: 1, actorName: "Person 1", at: minutes(0) });
+  });
+
+  it("starts a new line after five minutes, for another person, or after a comment", () => {
+    const items = groupTimeline([
+      change(1, 0, "status", "Todo", "Done"),
+      change(1, 6, "priority", "Low", "High"),
+      change(2, 7, "title", "A", "B"),
+      comment(8),
+      change(2, 9, "labels", null, "Bug"),
+    ]);
+    expect(shape(items)).toEqual([["status"], ["priority"], ["title"], "comment", ["labels"]]);
+  });
+
+  it("keeps the creation and deleted comments on lines of their own", () => {
+    const items = groupTimeline([change(1, 0, "created"), change(1, 1, "status", "Backlog", "Todo"), change(1, 2, "comment_deleted"), change(1, 3, "priority", "Low", "High")]);
+    expect(shape(items)).toEqual([["created"], ["status"], ["comment_deleted"], ["priority"]]);
+  });
+
+  it("never joins changes whose person is gone (no id to tell them apart)", () => {
+    expect(shape(groupTimeline([change(null, 0, "status", "Todo", "Done"), change(null, 1, "priority", "Low", "High")]))).toEqual([["status"], ["priority"]]);
+  });
+
+  it("reads a field changed twice in one line as one change, from its first value to its last", () => {
+    const [line] = groupTimeline([change(1, 0, "status", "Backlog", "Todo"), change(1, 1, "priority", "Low", "High"), change(1, 2, "status", "Todo", "Done")]);
+    expect(line?.type === "changes" && describeChanges(line.changes)).toBe("changed the status from Backlog to Done and the priority from Low to High");
+  });
+});
+
+describe("describeChanges", () => {
+  it("says each kind of change", () => {
+    const said = (kind: string, from: string | null, to: string | null) => describeChanges([change(1, 0, kind, from, to)]);
+    expect(said("created", null, null)).toBe("created the issue");
+    expect(said("title", "Old", "New")).toBe("renamed it to “New”");
+    expect(said("description", null, null)).toBe("changed the description");
+    expect(said("status", "Todo", "Done")).toBe("changed the status from Todo to Done");
+    expect(said("priority", "No priority", "Urgent")).toBe("changed the priority from No priority to Urgent");
+    expect(said("assignee", null, "Ada")).toBe("assigned it to Ada");
+    expect(said("assignee", "Ada", null)).toBe("unassigned it");
+    expect(said("labels", null, "Bug, Docs")).toBe("set the labels to Bug, Docs");
+    expect(said("labels", "Bug", null)).toBe("removed the labels");
+    expect(said("due_date", null, "2026-03-15")).toBe("set the due date to 2026-03-15");
+    expect(said("due_date", "2026-03-15", null)).toBe("removed the due date");
+    expect(said("comment_deleted", null, null)).toBe("deleted a comment");
+  });
+
+  it("says a shared verb once and joins the last clause with “and”", () => {
+    expect(
+      describeChanges([
+        change(1, 0, "status", "Todo", "Done"),
+        change(1, 0, "priority", "Low", "High"),
+        change(1, 0, "assignee", null, "Ada"),
+        change(1, 0, "due_date", null, "2026-03-15"),
+      ]),
+    ).toBe("changed the status from Todo to Done and the priority from Low to High, assigned it to Ada and set the due date to 2026-03-15");
+  });
+});
