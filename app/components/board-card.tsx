@@ -1,6 +1,5 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { Ellipsis, GripVertical } from "lucide-react";
 import { memo, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import type { BoardCard } from "~/issues/board.server";
@@ -22,15 +21,20 @@ const endOfColumn = 1_000_000;
 export const cardElementId = (key: string) => `card-${key}`;
 
 const subscribeToNothing = () => () => {};
+/** False on the server and while hydrating, true once React runs the page. */
+const useHydrated = () => useSyncExternalStore(subscribeToNothing, () => true, () => false);
 
 /**
  * One card of the board (DESIGN.md §3 "Board"): its key, its title on at most two lines, then its
  * priority, labels and assignee on one line. The sortable shell re-renders on every drag; what it
  * holds is memoised, so a drag start re-renders hundreds of small shells, not hundreds of cards.
+ * The drag handle exists once JavaScript runs (without it, the ⋯ menu moves the card). Glyphs
+ * are text (⠿, ⋯) rather than SVG: a board has hundreds of cards, and every byte counts hundreds of times.
  */
 export function SortableBoardCard({ card, place, issuesPath, projectKey, canWrite }: { card: BoardCard; place: CardPlace; issuesPath: string; projectKey: string; canWrite: boolean }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: card.id, disabled: !canWrite });
   const key = issueKey(projectKey, card.number);
+  const hydrated = useHydrated();
   return (
     <li
       ref={setNodeRef}
@@ -38,38 +42,33 @@ export function SortableBoardCard({ card, place, issuesPath, projectKey, canWrit
       aria-label={`${key} ${card.title}`}
       // dnd-kit positions the card while it is dragged; no inline style otherwise (CSP: style-src 'self').
       style={transform ? { transform: CSS.Transform.toString(transform), transition } : undefined}
-      className={`group relative scroll-mt-2 rounded-md border border-zinc-200 bg-white px-2.5 py-2 shadow-xs dark:border-zinc-800 dark:bg-zinc-900 ${isDragging ? "z-10 opacity-60" : ""}`}
+      className={`relative scroll-mt-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 shadow-xs dark:border-zinc-800 dark:bg-zinc-900${isDragging ? " z-10 opacity-60" : ""}`}
     >
       <CardBody card={card} issueKey={key} place={place} issuesPath={issuesPath} canWrite={canWrite} />
-      {canWrite ? (
-        <button
-          type="button"
-          ref={setActivatorNodeRef}
-          {...attributes}
-          {...listeners}
-          aria-label={`Drag ${key}`}
-          className="absolute top-1.5 right-8 flex size-6 cursor-grab touch-none items-center justify-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
-        >
-          <GripVertical size={14} aria-hidden="true" />
+      {canWrite && hydrated ? (
+        <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${key}`} className={`absolute top-1.5 right-9 cursor-grab touch-none ${glyphButtonClass}`}>
+          <span aria-hidden="true">⠿</span>
         </button>
       ) : null}
     </li>
   );
 }
 
+const glyphButtonClass = "flex size-6 items-center justify-center rounded text-zinc-600 hover:bg-zinc-200/70 dark:text-zinc-400 dark:hover:bg-zinc-800";
+
 const CardBody = memo(function CardBody({ card, issueKey: key, place, issuesPath, canWrite }: { card: BoardCard; issueKey: string; place: CardPlace; issuesPath: string; canWrite: boolean }) {
   const shownLabels = card.labels.slice(0, 2);
   const hiddenLabels = card.labels.length - shownLabels.length;
   return (
     <>
-      <div className="flex h-5 items-center justify-between gap-2">
+      <div className="flex h-6 items-center justify-between gap-2">
         <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</span>
         {canWrite ? <CardMenu card={card} issueKey={key} place={place} /> : null}
       </div>
-      <Link to={`${issuesPath}/${card.number}`} title={card.title} draggable={false} className="mt-0.5 line-clamp-2 text-sm leading-5 font-medium break-words hover:underline">
+      <Link to={`${issuesPath}/${card.number}`} className="line-clamp-2 text-sm leading-5 font-medium break-words hover:underline">
         {card.title}
       </Link>
-      <div className="mt-1.5 flex h-5 items-center gap-1.5">
+      <div className="mt-1 flex h-5 items-center gap-1.5">
         <span title={`Priority: ${priorityLabels[card.priority]}`} className="inline-flex">
           <PriorityIcon priority={card.priority} />
           <span className="sr-only">Priority: {priorityLabels[card.priority]}</span>
@@ -97,7 +96,7 @@ const CardBody = memo(function CardBody({ card, issueKey: key, place, issuesPath
  */
 function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: string; place: CardPlace }) {
   // Without JavaScript the answer is a new page: it comes back to the card (scrolled into view).
-  const hydrated = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const hydrated = useHydrated();
   const fetcherKey = moveFetcherKey(card.id);
   const orderChoices = [
     ...(place.index > 0 ? [{ value: "0", label: "Move to top" }, { value: String(place.index - 1), label: "Move up" }] : []),
@@ -108,17 +107,19 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
       <OnDemandMenu
         menuId={`card-${card.number}`}
         label={`Move ${key}`}
-        triggerClassName="flex size-6 items-center justify-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 aria-expanded:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100 dark:aria-expanded:bg-zinc-800"
-        trigger={<Ellipsis size={14} aria-hidden="true" />}
+        triggerClassName={glyphButtonClass}
+        trigger={<span aria-hidden="true">⋯</span>}
       >
         {({ close, returnTo }) => {
           const back = hydrated ? returnTo : `${returnTo}#${cardElementId(key)}`;
           return (
             <>
-              {/* Without JavaScript the page opens with this menu: focusing it scrolls the card's column to it. */}
-              <p tabIndex={-1} autoFocus={!hydrated} className="truncate px-2 pt-1 text-xs text-zinc-600 outline-none dark:text-zinc-400">
-                {key} · {card.title}
-              </p>
+              {hydrated ? null : (
+                // The page opens with this menu: focusing it scrolls the card's column to it.
+                <p tabIndex={-1} autoFocus className="truncate px-2 pt-1 text-xs text-zinc-600 outline-none dark:text-zinc-400">
+                  {card.title}
+                </p>
+              )}
               <ChoiceForm
                 fetcherKey={fetcherKey}
                 title={`Move ${key} to`}

@@ -62,7 +62,7 @@ export function BoardColumn({
         <StatusIcon status={column.status} />
         {label} <span className="font-normal text-zinc-600 dark:text-zinc-400">{column.total}</span>
       </h2>
-      <div ref={setNodeRef} className={`min-h-24 flex-1 overflow-y-auto rounded-b-lg px-2 pb-2 ${isOver ? "bg-indigo-50 dark:bg-indigo-950/40" : ""}`}>
+      <div ref={setNodeRef} className={`relative min-h-24 flex-1 overflow-y-auto rounded-b-lg px-2 pb-2 ${isOver ? "bg-indigo-50 dark:bg-indigo-950/40" : ""}`}>
         <SortableContext id={column.status} items={ids} strategy={verticalListSortingStrategy}>
           <ol className="space-y-2">
             {column.cards.map((card, index) => (

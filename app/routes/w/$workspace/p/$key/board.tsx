@@ -150,7 +150,7 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
           screenReaderInstructions: { draggable: "To move a card, press space or enter, use the arrow keys to move it, then press space or enter again to drop it, or escape to cancel." },
         }}
       >
-        <div role="group" aria-label="Board" className="flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pt-3 pb-3 md:px-6">
+        <div role="group" aria-label="Board" className="relative flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pt-3 pb-3 md:px-6">
           {columns.map((column) => (
             <BoardColumn
               key={column.status}
