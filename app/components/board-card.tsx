@@ -31,8 +31,8 @@ const useHydrated = () => useSyncExternalStore(subscribeToNothing, () => true, (
  * The drag handle exists once JavaScript runs (without it, the ⋯ menu moves the card). Glyphs
  * are text (⠿, ⋯) rather than SVG: a board has hundreds of cards, and every byte counts hundreds of times.
  */
-export function SortableBoardCard({ card, place, issuesPath, projectKey, canWrite }: { card: BoardCard; place: CardPlace; issuesPath: string; projectKey: string; canWrite: boolean }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: card.id, disabled: !canWrite });
+export function SortableBoardCard({ card, projectKey, ...props }: CardProps & { projectKey: string }) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: card.id, disabled: !props.canWrite });
   const key = issueKey(projectKey, card.number);
   const hydrated = useHydrated();
   return (
@@ -44,8 +44,8 @@ export function SortableBoardCard({ card, place, issuesPath, projectKey, canWrit
       style={transform ? { transform: CSS.Transform.toString(transform), transition } : undefined}
       className={`relative scroll-mt-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 shadow-xs dark:border-zinc-800 dark:bg-zinc-900${isDragging ? " z-10 opacity-60" : ""}`}
     >
-      <CardBody card={card} issueKey={key} place={place} issuesPath={issuesPath} canWrite={canWrite} />
-      {canWrite && hydrated ? (
+      <CardBody card={card} issueKey={key} {...props} />
+      {props.canWrite && hydrated ? (
         <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${key}`} className={`absolute top-1.5 right-9 cursor-grab touch-none ${glyphButtonClass}`}>
           <span aria-hidden="true">⠿</span>
         </button>
@@ -56,14 +56,17 @@ export function SortableBoardCard({ card, place, issuesPath, projectKey, canWrit
 
 const glyphButtonClass = "flex size-6 items-center justify-center rounded text-zinc-600 hover:bg-zinc-200/70 dark:text-zinc-400 dark:hover:bg-zinc-800";
 
-const CardBody = memo(function CardBody({ card, issueKey: key, place, issuesPath, canWrite }: { card: BoardCard; issueKey: string; place: CardPlace; issuesPath: string; canWrite: boolean }) {
+/** Plain values only, so that the memoised body sees the same props on every drag frame. */
+type CardProps = CardPlace & { card: BoardCard; issuesPath: string; canWrite: boolean };
+
+const CardBody = memo(function CardBody({ card, issueKey: key, status, index, total, issuesPath, canWrite }: CardProps & { issueKey: string }) {
   const shownLabels = card.labels.slice(0, 2);
   const hiddenLabels = card.labels.length - shownLabels.length;
   return (
     <>
       <div className="flex h-6 items-center justify-between gap-2">
         <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</span>
-        {canWrite ? <CardMenu card={card} issueKey={key} place={place} /> : null}
+        {canWrite ? <CardMenu card={card} issueKey={key} place={{ status, index, total }} /> : null}
       </div>
       <Link to={`${issuesPath}/${card.number}`} className="line-clamp-2 text-sm leading-5 font-medium break-words hover:underline">
         {card.title}
@@ -95,7 +98,6 @@ const CardBody = memo(function CardBody({ card, issueKey: key, place, issuesPath
  * opened (an OnDemandMenu), so a board of hundreds of cards carries no forms.
  */
 function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: string; place: CardPlace }) {
-  // Without JavaScript the answer is a new page: it comes back to the card (scrolled into view).
   const hydrated = useHydrated();
   const fetcherKey = moveFetcherKey(card.id);
   const orderChoices = [
@@ -111,7 +113,10 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
         trigger={<span aria-hidden="true">⋯</span>}
       >
         {({ close, returnTo }) => {
-          const back = hydrated ? returnTo : `${returnTo}#${cardElementId(key)}`;
+          // Without JavaScript the answer is a new page: back to the board, scrolled to the card. A
+          // fetcher wants no redirect — its form is gone once the menu closes, and React Router
+          // follows no redirect for a fetcher no longer on the page; it reloads the board itself.
+          const back: Record<string, string> = hydrated ? {} : { returnTo: `${returnTo}#${cardElementId(key)}` };
           return (
             <>
               {hydrated ? null : (
@@ -128,7 +133,7 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
                 choices={statuses
                   .filter((status) => status !== place.status)
                   .map((status) => ({ value: status, label: statusLabels[status], icon: <StatusIcon status={status} /> }))}
-                hidden={{ intent: "move", issueId: card.id, position: endOfColumn, returnTo: back }}
+                hidden={{ intent: "move", issueId: card.id, position: endOfColumn, ...back }}
                 onSubmitted={close}
               />
               {orderChoices.length ? (
@@ -139,7 +144,7 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
                     name="position"
                     current=""
                     choices={orderChoices}
-                    hidden={{ intent: "move", issueId: card.id, status: place.status, returnTo: back }}
+                    hidden={{ intent: "move", issueId: card.id, status: place.status, ...back }}
                     onSubmitted={close}
                   />
                 </div>

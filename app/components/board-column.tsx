@@ -69,7 +69,9 @@ export function BoardColumn({
               <SortableBoardCard
                 key={card.id}
                 card={card}
-                place={{ status: column.status, index, total: column.total }}
+                status={column.status}
+                index={index}
+                total={column.total}
                 issuesPath={issuesPath}
                 projectKey={projectKey}
                 canWrite={canWrite}
@@ -79,7 +81,7 @@ export function BoardColumn({
         </SortableContext>
         {column.cards.length === 0 ? (
           <p className="rounded-md border border-dashed border-zinc-300 px-3 py-4 text-center text-[13px] text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-            {filtered ? `No ${label} issues match these filters.` : canWrite ? `No issues. Drag a card here to make it ${label}.` : "No issues."}
+            {filtered ? "No matching issues." : "No issues."}
           </p>
         ) : null}
         {more > 0 ? (

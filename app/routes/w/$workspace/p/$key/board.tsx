@@ -11,7 +11,7 @@ import {
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { Plus } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { data, Link, replace, useFetchers, useSubmit } from "react-router";
+import { data, Link, redirect, useFetchers, useSubmit } from "react-router";
 import { z } from "zod";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
@@ -54,8 +54,9 @@ const moveSchema = z.object({
 
 /**
  * intent=move: a card to a column and a 0-based position among the cards the board shows there
- * (its filters are the address's). The answer leads back to the board as it was, without the open
- * menu; with JavaScript it replaces the history entry rather than adding one per move.
+ * (its filters are the address's). A form without JavaScript says where to go back to (`returnTo`:
+ * the board without the open menu); a fetcher (a drag, a menu with JavaScript) gets no redirect,
+ * and React Router reloads the board after it.
  */
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, project } = await requireProject(args, "issues:write");
@@ -71,7 +72,7 @@ export async function action(args: Route.ActionArgs) {
     now: new Date(),
   });
   if (!moved.ok) throw data(moved.message, { status: moved.status });
-  return replace(safeRedirect(returnTo, args.url.pathname + args.url.search));
+  return returnTo === undefined ? null : redirect(safeRedirect(returnTo, args.url.pathname + args.url.search));
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Board", loaderData?.projectName);
