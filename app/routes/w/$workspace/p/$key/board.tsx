@@ -1,10 +1,12 @@
 import {
   type Announcements,
+  type CollisionDetection,
   closestCorners,
   DndContext,
   type DragEndEvent,
   KeyboardSensor,
   PointerSensor,
+  pointerWithin,
   useSensor,
   useSensors,
 } from "@dnd-kit/core";
@@ -79,6 +81,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Board", l
 
 type Column = Route.ComponentProps["loaderData"]["columns"][number];
 
+/**
+ * What a dragged card is over: the card under the pointer, if there is one (a column's own area
+ * is large and would often win on distance); else, and always with the keyboard, the nearest card
+ * or column.
+ */
+const cardUnderPointerFirst: CollisionDetection = (args) => {
+  const cards = pointerWithin({ ...args, droppableContainers: args.droppableContainers.filter((droppable) => typeof droppable.id === "number") });
+  return cards.length ? cards : closestCorners(args);
+};
+
 const sameMove = (a: BoardMove, b: BoardMove) => a.issueId === b.issueId && a.status === b.status && a.position === b.position;
 
 export default function BoardPage({ loaderData, actionData, params }: Route.ComponentProps) {
@@ -144,7 +156,7 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
       <DndContext
         id="board"
         sensors={sensors}
-        collisionDetection={closestCorners}
+        collisionDetection={cardUnderPointerFirst}
         onDragEnd={onDragEnd}
         accessibility={{
           announcements,
