@@ -21,6 +21,7 @@ import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { BoardColumn, columnDropId } from "~/components/board-column";
 import { applyMove, type BoardMove, moveFetcherKey, moveOf } from "~/components/board-moves";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { idField } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
@@ -28,6 +29,8 @@ import { boardStatuses, loadBoard, moveIssue, shownCount } from "~/issues/board.
 import { isFiltered } from "~/issues/filter-params";
 import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
+import { listLabels } from "~/labels/labels.server";
+import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
@@ -37,11 +40,19 @@ export async function loader(args: Route.LoaderArgs) {
   const filters = parseIssueFilters(params);
   if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
   const shown = Object.fromEntries(boardStatuses(filters).map((status) => [status, shownCount(params, status)])) as Partial<Record<Status, number>>;
+  const { db } = args.context.get(appContext);
+  const [columns, members, labels] = await Promise.all([
+    loadBoard(db, project.id, filters, user.id, shown),
+    listMembers(db, workspace.id),
+    listLabels(db, workspace.id),
+  ]);
   return {
     projectName: project.name,
-    columns: await loadBoard(args.context.get(appContext).db, project.id, filters, user.id, shown),
+    columns,
     shown,
-    filtered: isFiltered(filters),
+    filters,
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels,
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
 }
@@ -94,7 +105,8 @@ const cardUnderPointerFirst: CollisionDetection = (args) => {
 const sameMove = (a: BoardMove, b: BoardMove) => a.issueId === b.issueId && a.status === b.status && a.position === b.position;
 
 export default function BoardPage({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { canWrite, filtered, shown } = loaderData;
+  const { canWrite, filters, shown } = loaderData;
+  const filtered = isFiltered(filters);
   const projectKey = (params.key ?? "").toUpperCase();
   const issuesPath = `/w/${params.workspace}/p/${params.key}/issues`;
   const submit = useSubmit();
@@ -143,16 +155,17 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
     submit({ intent: "move", ...move }, { method: "post", navigate: false, fetcherKey: moveFetcherKey(move.issueId) });
   }
 
-  const empty = loaderData.columns.every((column) => column.total === 0);
+  const total = loaderData.columns.reduce((sum, column) => sum + column.total, 0);
   return (
     // Fills the height under the header; the board scrolls sideways in its own area, each column up and down in its own.
     <div className="flex h-[calc(100dvh-3rem)] flex-col">
+      <IssueFilterBar filters={filters} members={loaderData.members} labels={loaderData.labels} total={total} sortable={false} />
       {refusal ? (
         <p role="alert" className="mx-4 mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           {refusal}
         </p>
       ) : null}
-      {empty ? <EmptyBoard filtered={filtered} canWrite={canWrite} issuesPath={issuesPath} /> : null}
+      {total === 0 ? <EmptyBoard filtered={filtered} canWrite={canWrite} issuesPath={issuesPath} /> : null}
       <DndContext
         id="board"
         sensors={sensors}
@@ -181,17 +194,12 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   );
 }
 
-/** A board with no card at all says what it is for, and offers the first issue (or clearing the filters). */
+/** A board with no card at all says what it is for and offers the first issue — or that the filters (in the bar above) hide every card. */
 function EmptyBoard({ filtered, canWrite, issuesPath }: { filtered: boolean; canWrite: boolean; issuesPath: string }) {
   return (
     <div className="mx-4 mt-3 flex flex-wrap items-center gap-3 rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-700 md:mx-6 dark:border-zinc-700 dark:text-zinc-300">
       {filtered ? (
-        <>
-          <span>No issues match these filters.</span>
-          <Link to="?" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-            Clear filters
-          </Link>
-        </>
+        <span>No issues match these filters.</span>
       ) : (
         <>
           <span>The board shows this project's issues in a column per status; move a card to change its status. There are no issues yet.</span>
