@@ -257,4 +257,50 @@ test.describe("board", () => {
     expect((await columnKeys(page, "In review")).sort()).toEqual(["WEB-1", "WEB-4"]);
     expect(consoleErrors).toEqual([]);
   });
+
+  test("filters with the list's filter bar, and shows only the columns a status filter names", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug, name } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Bob Bar", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    const me = await optionValue(page, `${base}/issues/new`, "Assignee", name);
+    await fileIssuesByPost(page, base, [
+      { title: "Mine in todo", assigneeId: me },
+      { title: "Nobody's in todo" },
+      { title: "Mine in progress", status: "in_progress", assigneeId: me },
+    ]);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+    const bar = page.getByRole("search", { name: "Filter issues" });
+    await expect(bar).toContainText("3 issues");
+
+    /** Ticks `option` in the Filter menu; it applies at once with JavaScript, through "Apply" without. */
+    async function tick(option: string) {
+      await bar.getByRole("button", { name: "Filter", exact: true }).click();
+      await bar.getByRole("checkbox", { name: option, exact: true }).check();
+      if (!javaScriptEnabled) await bar.getByRole("button", { name: "Apply" }).click();
+    }
+
+    /** The address without empty fields (a form without JavaScript sends its empty search box too). */
+    const address = () => {
+      const url = new URL(page.url());
+      for (const [field, value] of [...url.searchParams]) if (!value) url.searchParams.delete(field);
+      return url.pathname + url.search;
+    };
+
+    await tick("Me");
+    await expect.poll(address).toBe(`${board}?assignee=me`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expectColumn(page, "In progress", ["WEB-3"]);
+    await expect(page.getByRole("search", { name: "Filter issues" })).toContainText("2 issues");
+
+    await tick("In progress");
+    await expect.poll(address).toBe(`${board}?status=in_progress&assignee=me`);
+    await expect(page.getByRole("region", { name: /^[A-Z][a-z ]+ \d+$/ }).getByRole("heading", { level: 2 })).toHaveText(["In progress 1"]);
+
+    // A chip's "×" takes its filter away.
+    await page.getByRole("link", { name: "Remove filter Status: In progress" }).click();
+    await expect.poll(address).toBe(`${board}?assignee=me`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expect(boardColumn(page, "Backlog")).toContainText("No matching issues.");
+    expect(consoleErrors).toEqual([]);
+  });
 });
