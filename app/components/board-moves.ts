@@ -10,9 +10,11 @@ export const moveFetcherKey = (issueId: number) => `board-move-${issueId}`;
 export function moveOf(formData: FormData | undefined): BoardMove | null {
   if (formData?.get("intent") !== "move") return null;
   const status = formData.get("status");
-  const issueId = Number(formData.get("issueId"));
-  const position = Number(formData.get("position"));
-  if (!(statuses as readonly unknown[]).includes(status) || !Number.isInteger(issueId) || !Number.isInteger(position)) return null;
+  const [issueId, position] = ["issueId", "position"].map((name) => {
+    const value = formData.get(name);
+    return typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null;
+  });
+  if (!(statuses as readonly unknown[]).includes(status) || issueId == null || position == null) return null;
   return { issueId, status: status as Status, position };
 }
 
