@@ -303,4 +303,40 @@ test.describe("board", () => {
     await expect(boardColumn(page, "Backlog")).toContainText("No matching issues.");
     expect(consoleErrors).toEqual([]);
   });
+
+  test("shows a move from a card's menu at once, before the server answers", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    test.skip(!javaScriptEnabled, "an optimistic move needs JavaScript");
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Oto Optimist", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    await fileIssuesByPost(page, base, fourInTodo);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+
+    // The server's answers are held back until released.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === `${board}.data`,
+      async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      },
+    );
+    await openCardMenu(page, javaScriptEnabled, "WEB-1");
+    const posted = nextPost(page, board);
+    await page.getByRole("form", { name: "Move WEB-1 to" }).getByRole("button", { name: "Done", exact: true }).click();
+    // The menu closes and the card is in Done at once, the counts with it.
+    await expect(page.getByRole("form", { name: "Move WEB-1 to" })).toHaveCount(0);
+    await expectColumn(page, "Todo", ["WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "Done", ["WEB-1"]);
+    release();
+    expect((await posted).status()).toBeLessThan(400);
+    await page.unroute((url) => url.pathname === `${board}.data`);
+    await waitForRouterIdle(page);
+    await expectColumn(page, "Done", ["WEB-1"]);
+    await page.reload();
+    await expectColumn(page, "Todo", ["WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "Done", ["WEB-1"]);
+    expect(consoleErrors).toEqual([]);
+  });
 });
