@@ -105,7 +105,9 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
     ...(place.index < place.total - 1 ? [{ value: String(place.index + 1), label: "Move down" }] : []),
   ];
   return (
-    <span className="relative z-10 -mr-1 [&_[role=group]]:right-0 [&_[role=group]]:left-auto">
+    // Opened without JavaScript, the menu is a panel inside the column's scrolling area: aligned to
+    // the trigger's right and no wider than a card, it stays within the column.
+    <span className="-mr-1 [&_[role=group]]:right-0 [&_[role=group]]:left-auto [&_[role=group]]:max-w-64">
       <OnDemandMenu
         menuId={`card-${card.number}`}
         label={`Move ${key}`}
