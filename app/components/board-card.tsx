@@ -44,12 +44,13 @@ export function SortableBoardCard({ card, projectKey, ...props }: CardProps & { 
       style={transform ? { transform: CSS.Transform.toString(transform), transition } : undefined}
       className={`relative scroll-mt-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1.5 shadow-xs dark:border-zinc-800 dark:bg-zinc-900${isDragging ? " z-10 opacity-60" : ""}`}
     >
-      <CardBody card={card} issueKey={key} {...props} />
+      {/* First in the tab order, as on screen: the handle, the ⋯ menu, the title. */}
       {props.canWrite && hydrated ? (
         <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${key}`} className={`absolute top-1.5 right-9 cursor-grab touch-none ${glyphButtonClass}`}>
           <span aria-hidden="true">⠿</span>
         </button>
       ) : null}
+      <CardBody card={card} issueKey={key} {...props} />
     </li>
   );
 }
