@@ -1,41 +1,55 @@
 import type { Database } from "~/db/database.server";
 import type { Status } from "~/db/schema";
+import { parsePositiveInteger } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
+import { boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses, statusLabels } from "./issue-fields";
-import { applyIssueFilters, type IssueFilters } from "./issue-list.server";
+import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
 
-/** Cards shown per column; a bigger column says how many more there are (filters narrow it). */
-export const boardColumnLimit = 100;
+const noFilters = parseIssueFilters(new URLSearchParams());
 
 export type BoardCard = {
   id: number;
   number: number;
   title: string;
   priority: ReturnType<typeof priorityOf>;
-  assigneeName: string | null;
+  assignee: { id: number; name: string } | null;
   labels: { id: number; name: string; color: string }[];
 };
 
-/** One column per status, cards in their board order — the list's filters apply. */
-export async function loadBoard(db: Database, projectId: number, filters: IssueFilters, meId: number) {
+/** How many cards of a column to show: the `show.<status>` parameter, from one page to the cap. */
+export function shownCount(params: URLSearchParams, status: Status): number {
+  const asked = parsePositiveInteger(params.get(`show.${status}`)) ?? boardPageSize;
+  return Math.min(Math.max(asked, boardPageSize), boardColumnCap);
+}
+
+/** The columns a board shows: every status, or those a status filter names. */
+export const boardStatuses = (filters: Pick<IssueFilters, "statuses">): Status[] =>
+  filters.statuses.length ? statuses.filter((status) => filters.statuses.includes(status)) : [...statuses];
+
+/**
+ * One column per status (or per filtered status), cards in their board order, the list's filters
+ * applied; each column its first `shown[status]` cards (one page unless asked) and its total.
+ */
+export async function loadBoard(db: Database, projectId: number, filters: IssueFilters, meId: number, shown: Partial<Record<Status, number>> = {}) {
   const columns = await Promise.all(
-    statuses.map(async (status) => {
+    boardStatuses(filters).map(async (status) => {
       const scoped = applyIssueFilters(db.selectFrom("issues"), projectId, { ...filters, statuses: [status] }, meId);
       const [{ total }, cards] = await Promise.all([
         scoped.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
         scoped
           .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
-          .select(["issues.id", "issues.number", "issues.title", "issues.priority", "assignee.name as assigneeName"])
+          .select(["issues.id", "issues.number", "issues.title", "issues.priority", "assignee.id as assigneeId", "assignee.name as assigneeName"])
           .orderBy("issues.sort_order")
           .orderBy("issues.id")
-          .limit(boardColumnLimit)
+          .limit(Math.min(shown[status] ?? boardPageSize, boardColumnCap))
           .execute(),
       ]);
       return { status, total: Number(total), cards };
     }),
   );
   const ids = columns.flatMap((column) => column.cards.map((card) => card.id));
-  const labels = ids.length
+  const labelRows = ids.length
     ? await db
         .selectFrom("issue_labels")
         .innerJoin("labels", "labels.id", "issue_labels.label_id")
@@ -44,13 +58,16 @@ export async function loadBoard(db: Database, projectId: number, filters: IssueF
         .orderBy("labels.name")
         .execute()
     : [];
+  const labelsOf = new Map<number, BoardCard["labels"]>();
+  for (const { issue_id, id, name, color } of labelRows) labelsOf.set(issue_id, [...(labelsOf.get(issue_id) ?? []), { id, name, color }]);
   return columns.map((column) => ({
     ...column,
     cards: column.cards.map(
-      (card): BoardCard => ({
+      ({ assigneeId, assigneeName, priority, ...card }): BoardCard => ({
         ...card,
-        priority: priorityOf(card.priority),
-        labels: labels.filter((l) => l.issue_id === card.id).map(({ id, name, color }) => ({ id, name, color })),
+        priority: priorityOf(priority),
+        assignee: assigneeId === null || assigneeName === null ? null : { id: assigneeId, name: assigneeName },
+        labels: labelsOf.get(card.id) ?? [],
       }),
     ),
   }));
@@ -59,14 +76,16 @@ export async function loadBoard(db: Database, projectId: number, filters: IssueF
 export type Board = Awaited<ReturnType<typeof loadBoard>>;
 
 /**
- * Moves a card to `position` (0-based) in the column of `status`. Moves in one project are
- * serialised by a lock on the project's workspace row, and each is computed from what the one before
- * it committed: two people moving cards at once both get their move, and the order stays whole.
- * The card gets a sort_order between its new neighbours; a column whose gaps ran out is renumbered.
+ * Moves a card to `position` (0-based) among the cards the board shows in the column of `status`:
+ * those that match `filters` (the board's own, none by default), the card itself left out. Moves in
+ * one project are serialised by a lock on the project's workspace row, and each is computed from
+ * what the one before it committed: two people moving cards at once both get their move, and the
+ * order stays whole. The card gets a sort_order between its new neighbours; a column whose gaps ran
+ * out is renumbered (all of it, shown or not).
  */
 export async function moveIssue(
   db: Database,
-  move: { projectId: number; workspaceId: number; issueId: number; status: Status; position: number; actorId: number; now: Date },
+  move: { projectId: number; workspaceId: number; issueId: number; status: Status; position: number; filters?: IssueFilters; actorId: number; now: Date },
 ): Promise<{ ok: true } | { ok: false; status: 404; message: string }> {
   return db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, move.workspaceId);
@@ -78,33 +97,23 @@ export async function moveIssue(
       .executeTakeFirst();
     if (!issue) return { ok: false, status: 404, message: "Issue not found." };
 
-    const column = () =>
-      trx
-        .selectFrom("issues")
-        .select(["id", "sort_order"])
-        .where("project_id", "=", move.projectId)
-        .where("status", "=", move.status)
-        .where("id", "!=", move.issueId)
-        .orderBy("sort_order")
-        .orderBy("id");
+    const others = (filters: IssueFilters) =>
+      applyIssueFilters(trx.selectFrom("issues"), move.projectId, { ...filters, statuses: [move.status] }, move.actorId).where("issues.id", "!=", move.issueId);
+    const ordered = (filters: IssueFilters) => others(filters).select(["issues.id", "issues.sort_order"]).orderBy("issues.sort_order").orderBy("issues.id");
+    const shown = move.filters ?? noFilters;
     // Past the end means at the end.
-    const { others } = await trx
-      .selectFrom("issues")
-      .select((eb) => eb.fn.countAll<number>().as("others"))
-      .where("project_id", "=", move.projectId)
-      .where("status", "=", move.status)
-      .where("id", "!=", move.issueId)
+    const { count } = await others(shown)
+      .select((eb) => eb.fn.countAll<number>().as("count"))
       .executeTakeFirstOrThrow();
-    const position = Math.min(Math.max(0, move.position), Number(others));
+    const position = Math.min(Math.max(0, move.position), Number(count));
     const neighbours = async () => {
-      const before = position > 0 ? await column().offset(position - 1).limit(1).executeTakeFirst() : undefined;
-      const after = await column().offset(position).limit(1).executeTakeFirst();
+      const before = position > 0 ? await ordered(shown).offset(position - 1).limit(1).executeTakeFirst() : undefined;
+      const after = await ordered(shown).offset(position).limit(1).executeTakeFirst();
       return { before: before?.sort_order, after: after?.sort_order };
     };
     let { before, after } = await neighbours();
     if (before !== undefined && after !== undefined && after - before < 1e-6) {
-      const ordered = await column().execute();
-      for (const [index, card] of ordered.entries()) {
+      for (const [index, card] of (await ordered(noFilters).execute()).entries()) {
         await trx.updateTable("issues").set({ sort_order: index + 1 }).where("id", "=", card.id).execute();
       }
       ({ before, after } = await neighbours());

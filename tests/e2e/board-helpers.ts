@@ -73,6 +73,22 @@ export function card(page: Page, key: string): Locator {
 }
 
 /**
+ * Opens a card's "⋯" menu: with JavaScript a popover; without it, the board again with that menu
+ * open (`?menu=`). Its choices are then the page's only "Move …" buttons.
+ */
+export async function openCardMenu(page: Page, javaScriptEnabled: boolean, key: string) {
+  await page.getByRole("link", { name: `Move ${key}`, exact: true }).click();
+  if (!javaScriptEnabled) await expect(page).toHaveURL(/[?&]menu=card-\d+/);
+  await expect(page.getByRole("form", { name: `Move ${key} to`, exact: true })).toBeVisible();
+}
+
+/** An address without the fragment that a move without JavaScript comes back to (`#card-WEB-3`). */
+export const withoutFragment = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
+/**
  * Drags with the mouse, as dnd-kit's PointerSensor wants it: press on `from`, move past its 5 px
  * activation distance, then in steps to the middle of `to`, and release.
  */

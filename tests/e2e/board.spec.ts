@@ -2,7 +2,18 @@
  * The board (docs/product.md, Screens "/board: columns by status; moving a card works without JavaScript"; Quality
  * bar: "drag and drop on the board (also by keyboard)", "optimistic … board moves").
  */
-import { boardColumn, card, columnKeys, dndLiveRegion, dragWithMouse, expectColumn, fileIssuesByPost, optionValue } from "./board-helpers";
+import {
+  boardColumn,
+  card,
+  columnKeys,
+  dndLiveRegion,
+  dragWithMouse,
+  expectColumn,
+  fileIssuesByPost,
+  openCardMenu,
+  optionValue,
+  withoutFragment,
+} from "./board-helpers";
 import { expect, test } from "./fixtures";
 import { createProject, nextPost, open, signUpWithWorkspace, waitForRouterIdle } from "./issues-helpers";
 
@@ -12,7 +23,7 @@ test.describe("board", () => {
   // Each journey signs up (scrypt at N=2^17, docs/product.md, Limits).
   test.describe.configure({ timeout: 90_000 });
 
-  test("moves cards with their own forms: Move down, Move up and Move to…", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+  test("moves cards with their ⋯ menus: Move down, Move up, Move to top and Move to a column", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
     const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Bo Board", "Acme");
     const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
     await fileIssuesByPost(page, base, fourInTodo);
@@ -22,48 +33,64 @@ test.describe("board", () => {
     await open(page, javaScriptEnabled, `${base}/issues`);
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Board" }).click();
     await expect(page).toHaveURL(board);
+    await expect(page).toHaveTitle("Board · Website · Cairn");
     for (const status of ["Backlog", "Todo", "In progress", "In review", "Done", "Canceled"]) {
       await expect(boardColumn(page, status).getByRole("heading", { level: 2 })).toBeVisible();
     }
     await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-3", "WEB-4"]);
     await expectColumn(page, "In progress", []);
-    // A card links to its issue; the first has no "Move up", the last no "Move down".
+    await expect(boardColumn(page, "In progress")).toContainText("No issues.");
+    // A card links to its issue; no card carries a form until its menu is opened.
     await expect(card(page, "WEB-1").getByRole("link", { name: "Header" })).toHaveAttribute("href", `${base}/issues/1`);
-    await expect(page.getByRole("button", { name: "Move up WEB-1" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Move down WEB-4" })).toHaveCount(0);
+    await expect(page.getByRole("group", { name: "Board" }).locator("form")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
 
-    /** Clicks, waits for the answer (a new page without JavaScript), and checks the order again after a reload. */
-    async function submit(button: string, expected: Record<string, string[]>, options: { soft?: boolean } = {}) {
+    // The first card's menu has no "Move up" or "Move to top", the last one's no "Move down"; neither offers its own column.
+    await openCardMenu(page, javaScriptEnabled, "WEB-1");
+    await expect(page.getByRole("button", { name: "Move down", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Move up", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Move to top", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("form", { name: "Move WEB-1 to" }).getByRole("button")).toHaveText(["Backlog", "In progress", "In review", "Done", "Canceled"]);
+    await open(page, javaScriptEnabled, board);
+    await openCardMenu(page, javaScriptEnabled, "WEB-4");
+    await expect(page.getByRole("button", { name: "Move down", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Move up", exact: true })).toBeVisible();
+    await open(page, javaScriptEnabled, board);
+
+    /**
+     * Opens the card's menu, presses `choice` in it, waits for the answer (a new page without
+     * JavaScript), and checks the order again after a reload.
+     */
+    async function move(key: string, choice: { button: string; in?: string }, expected: Record<string, string[]>, options: { soft?: boolean } = {}) {
+      await openCardMenu(page, javaScriptEnabled, key);
+      const scope = choice.in ? page.getByRole("form", { name: choice.in, exact: true }) : page;
       const posted = nextPost(page, board);
-      await page.getByRole("button", { name: button, exact: true }).click();
+      await scope.getByRole("button", { name: choice.button, exact: true }).click();
       const response = await posted;
-      expect(response.status(), `the answer to "${button}"`).toBeLessThan(400);
+      expect(response.status(), `the answer to "${choice.button}" for ${key}`).toBeLessThan(400);
       if (javaScriptEnabled) await waitForRouterIdle(page);
       else await page.waitForLoadState("load");
-      await expect(page, `still on the board after "${button}"`).toHaveURL(board);
+      // Back on the board, the menu closed (without JavaScript, scrolled to the moved card).
+      expect(withoutFragment(page.url()), `still on the board after "${choice.button}"`).toBe(board);
+      await expect(page.getByRole("form", { name: `Move ${key} to` })).toHaveCount(0);
       for (const [status, keys] of Object.entries(expected)) await expectColumn(page, status, keys, options);
       await open(page, javaScriptEnabled, board);
       for (const [status, keys] of Object.entries(expected)) await expectColumn(page, status, keys, options);
     }
 
-    await submit("Move down WEB-1", { Todo: ["WEB-2", "WEB-1", "WEB-3", "WEB-4"] });
-    await submit("Move down WEB-1", { Todo: ["WEB-2", "WEB-3", "WEB-1", "WEB-4"] });
-    await submit("Move up WEB-4", { Todo: ["WEB-2", "WEB-3", "WEB-4", "WEB-1"] });
-    await submit("Move up WEB-3", { Todo: ["WEB-3", "WEB-2", "WEB-4", "WEB-1"] });
+    await move("WEB-1", { button: "Move down" }, { Todo: ["WEB-2", "WEB-1", "WEB-3", "WEB-4"] });
+    await move("WEB-1", { button: "Move down" }, { Todo: ["WEB-2", "WEB-3", "WEB-1", "WEB-4"] });
+    await move("WEB-4", { button: "Move up" }, { Todo: ["WEB-2", "WEB-3", "WEB-4", "WEB-1"] });
+    await move("WEB-3", { button: "Move up" }, { Todo: ["WEB-3", "WEB-2", "WEB-4", "WEB-1"] });
+    await move("WEB-1", { button: "Move to top" }, { Todo: ["WEB-1", "WEB-3", "WEB-2", "WEB-4"] });
 
-    // "Move to…" the chosen column: the card goes to its end.
-    await page.getByLabel("Move WEB-2 to", { exact: true }).selectOption({ label: "In progress" });
-    await submit("Move to the chosen column: WEB-2", { Todo: ["WEB-3", "WEB-4", "WEB-1"], "In progress": ["WEB-2"] });
-    await expect(page.getByLabel("Move WEB-2 to", { exact: true })).toHaveValue("in_progress");
-    await page.getByLabel("Move WEB-4 to", { exact: true }).selectOption({ label: "In progress" });
-    await submit("Move to the chosen column: WEB-4", { Todo: ["WEB-3", "WEB-1"], "In progress": ["WEB-2", "WEB-4"] });
-    await page.getByLabel("Move WEB-1 to", { exact: true }).selectOption({ label: "In progress" });
-    // "Move to…" appends the card to the end of the chosen column.
-    await submit("Move to the chosen column: WEB-1", { Todo: ["WEB-3"], "In progress": ["WEB-2", "WEB-4", "WEB-1"] }, { soft: true });
+    // "Move to" a column: the card goes to its end.
+    await move("WEB-2", { button: "In progress", in: "Move WEB-2 to" }, { Todo: ["WEB-1", "WEB-3", "WEB-4"], "In progress": ["WEB-2"] });
+    await move("WEB-4", { button: "In progress", in: "Move WEB-4 to" }, { Todo: ["WEB-1", "WEB-3"], "In progress": ["WEB-2", "WEB-4"] });
+    await move("WEB-1", { button: "In progress", in: "Move WEB-1 to" }, { Todo: ["WEB-3"], "In progress": ["WEB-2", "WEB-4", "WEB-1"] }, { soft: true });
 
     // Done: the issue is closed, and its detail says so.
-    await page.getByLabel("Move WEB-3 to", { exact: true }).selectOption({ label: "Done" });
-    await submit("Move to the chosen column: WEB-3", { Todo: [], Done: ["WEB-3"] });
+    await move("WEB-3", { button: "Done", in: "Move WEB-3 to" }, { Todo: [], Done: ["WEB-3"] });
     await open(page, javaScriptEnabled, `${base}/issues/3`);
     await expect(page.getByRole("region", { name: "Activity" })).toContainText("Done");
     expect(consoleErrors).toEqual([]);
@@ -91,11 +118,12 @@ test.describe("board", () => {
     await page.reload();
     for (const [status, keys] of Object.entries(afterDrop)) await expectColumn(page, status, keys);
 
-    // Into an empty column (onto the column itself). Backlog, the first: the six columns never fit
-    // in the page's width (max-w-6xl), and near the right edge of the board's scrolling area
-    // dnd-kit scrolls it while dragging (its auto-scroll), so a drop there lands a column further on.
+    // Into an empty column (onto the column itself, where it says it has none). Backlog, the first:
+    // the six columns do not fit in the test's 1280 px window, and near the right edge of the
+    // board's scrolling area dnd-kit scrolls it while dragging (its auto-scroll), so a drop there
+    // lands a column further on.
     const again = nextPost(page, board);
-    await dragWithMouse(page, page.getByRole("button", { name: "Drag WEB-4", exact: true }), boardColumn(page, "Backlog").getByRole("list"));
+    await dragWithMouse(page, page.getByRole("button", { name: "Drag WEB-4", exact: true }), boardColumn(page, "Backlog").getByText("No issues."));
     expect((await again).status()).toBeLessThan(400);
     await waitForRouterIdle(page);
     await expectColumn(page, "Backlog", ["WEB-4"]);
@@ -198,7 +226,7 @@ test.describe("board", () => {
     await expectColumn(page, "Todo", ["WEB-1"]);
     await expectColumn(page, "In progress", ["WEB-3"]);
     await expectColumn(page, "In review", []);
-    await expect(card(page, "WEB-1")).toContainText(name);
+    await expect(card(page, "WEB-1").getByRole("img", { name })).toBeVisible();
 
     await open(page, javaScriptEnabled, `${board}?assignee=unassigned`);
     await expectColumn(page, "Todo", ["WEB-2"]);
@@ -215,18 +243,100 @@ test.describe("board", () => {
 
     // A move on a filtered board keeps the filter.
     await open(page, javaScriptEnabled, `${board}?assignee=me`);
+    await openCardMenu(page, javaScriptEnabled, "WEB-1");
     const posted = nextPost(page, board);
-    await page.getByLabel("Move WEB-1 to", { exact: true }).selectOption({ label: "In review" });
-    await page.getByRole("button", { name: "Move to the chosen column: WEB-1", exact: true }).click();
+    await page.getByRole("form", { name: "Move WEB-1 to" }).getByRole("button", { name: "In review", exact: true }).click();
     expect((await posted).status()).toBeLessThan(400);
     if (javaScriptEnabled) await waitForRouterIdle(page);
     else await page.waitForLoadState("load");
-    await expect(page).toHaveURL(`${board}?assignee=me`);
+    expect(withoutFragment(page.url())).toBe(`${board}?assignee=me`);
     await expectColumn(page, "Todo", []);
     await expectColumn(page, "In review", ["WEB-1"]);
     await open(page, javaScriptEnabled, board);
     // (Their order is checked in the first test.)
     expect((await columnKeys(page, "In review")).sort()).toEqual(["WEB-1", "WEB-4"]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("filters with the list's filter bar, and shows only the columns a status filter names", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug, name } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Bob Bar", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    const me = await optionValue(page, `${base}/issues/new`, "Assignee", name);
+    await fileIssuesByPost(page, base, [
+      { title: "Mine in todo", assigneeId: me },
+      { title: "Nobody's in todo" },
+      { title: "Mine in progress", status: "in_progress", assigneeId: me },
+    ]);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+    const bar = page.getByRole("search", { name: "Filter issues" });
+    await expect(bar).toContainText("3 issues");
+
+    /** Ticks `option` in the Filter menu; it applies at once with JavaScript, through "Apply" without. */
+    async function tick(option: string) {
+      await bar.getByRole("button", { name: "Filter", exact: true }).click();
+      await bar.getByRole("checkbox", { name: option, exact: true }).check();
+      if (!javaScriptEnabled) await bar.getByRole("button", { name: "Apply" }).click();
+    }
+
+    /** The address without empty fields (a form without JavaScript sends its empty search box too). */
+    const address = () => {
+      const url = new URL(page.url());
+      for (const [field, value] of [...url.searchParams]) if (!value) url.searchParams.delete(field);
+      return url.pathname + url.search;
+    };
+
+    await tick("Me");
+    await expect.poll(address).toBe(`${board}?assignee=me`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expectColumn(page, "In progress", ["WEB-3"]);
+    await expect(page.getByRole("search", { name: "Filter issues" })).toContainText("2 issues");
+
+    await tick("In progress");
+    await expect.poll(address).toBe(`${board}?status=in_progress&assignee=me`);
+    await expect(page.getByRole("region", { name: /^[A-Z][a-z ]+ \d+$/ }).getByRole("heading", { level: 2 })).toHaveText(["In progress 1"]);
+
+    // A chip's "×" takes its filter away.
+    await page.getByRole("link", { name: "Remove filter Status: In progress" }).click();
+    await expect.poll(address).toBe(`${board}?assignee=me`);
+    await expectColumn(page, "Todo", ["WEB-1"]);
+    await expect(boardColumn(page, "Backlog")).toContainText("No matching issues.");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("shows a move from a card's menu at once, before the server answers", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    test.skip(!javaScriptEnabled, "an optimistic move needs JavaScript");
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Oto Optimist", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    await fileIssuesByPost(page, base, fourInTodo);
+    const board = `${base}/board`;
+    await open(page, javaScriptEnabled, board);
+
+    // The server's answers are held back until released.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === `${board}.data`,
+      async (route) => {
+        if (route.request().method() === "POST") await held;
+        await route.continue();
+      },
+    );
+    await openCardMenu(page, javaScriptEnabled, "WEB-1");
+    const posted = nextPost(page, board);
+    await page.getByRole("form", { name: "Move WEB-1 to" }).getByRole("button", { name: "Done", exact: true }).click();
+    // The menu closes and the card is in Done at once, the counts with it.
+    await expect(page.getByRole("form", { name: "Move WEB-1 to" })).toHaveCount(0);
+    await expectColumn(page, "Todo", ["WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "Done", ["WEB-1"]);
+    release();
+    expect((await posted).status()).toBeLessThan(400);
+    await page.unroute((url) => url.pathname === `${board}.data`);
+    await waitForRouterIdle(page);
+    await expectColumn(page, "Done", ["WEB-1"]);
+    await page.reload();
+    await expectColumn(page, "Todo", ["WEB-2", "WEB-3", "WEB-4"]);
+    await expectColumn(page, "Done", ["WEB-1"]);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { boardColumnLimit, loadBoard, moveIssue } from "~/issues/board.server";
+import { loadBoard, moveIssue, shownCount } from "~/issues/board.server";
+import { boardColumnCap, boardPageSize } from "~/issues/board-limits";
 import { type Status, statuses } from "~/issues/issue-fields";
 import { parseIssueFilters } from "~/issues/issue-list.server";
 import { createIssue, type IssueFields } from "~/issues/issues.server";
@@ -362,13 +363,13 @@ describe.each(testDialects)("the board on %s", (dialect) => {
         number: 1,
         title: "Alpha",
         priority: "high",
-        assigneeName: "Grace",
+        assignee: { id: grace, name: "Grace" },
         labels: [
           { id: bug, name: "Bug", color: "red" },
           { id: docs, name: "Docs", color: "blue" },
         ],
       });
-      expect(board[1]!.cards[0]).toMatchObject({ title: "Gamma", priority: "none", assigneeName: null, labels: [] });
+      expect(board[1]!.cards[0]).toMatchObject({ title: "Gamma", priority: "none", assignee: null, labels: [] });
     });
 
     it("applies the list's filters (assignee, me, unassigned, label, priority, words, key) to every column", async () => {
@@ -395,9 +396,10 @@ describe.each(testDialects)("the board on %s", (dialect) => {
       expect(board.map((c) => c.total)).toEqual([0, 1, 0, 0, 1, 0]);
     });
 
-    it(`shows at most ${boardColumnLimit} cards of a column and its full total`, async () => {
+    /** Files `count` cards straight into Todo, the last filed on top (sort_order count … 1); returns their numbers top to bottom. */
+    async function fileTodoColumn(count: number): Promise<number[]> {
       const now = t0.toISOString();
-      const rows = Array.from({ length: boardColumnLimit + 5 }, (_, i) => ({
+      const rows = Array.from({ length: count }, (_, i) => ({
         project_id: web.id,
         number: i + 1,
         title: `Card ${i + 1}`,
@@ -405,19 +407,85 @@ describe.each(testDialects)("the board on %s", (dialect) => {
         status: "todo" as const,
         priority: 0,
         reporter_id: ada,
-        // Reverse order: the last filed is on top.
-        sort_order: boardColumnLimit + 5 - i,
+        sort_order: count - i,
         version: 1,
         created_at: now,
         updated_at: now,
       }));
       await db.insertInto("issues").values(rows).execute();
-      const board = await loadBoard(db, web.id, filters(), ada);
-      const todo = board.find((c) => c.status === "todo")!;
-      expect(todo.total).toBe(boardColumnLimit + 5);
-      expect(todo.cards).toHaveLength(boardColumnLimit);
-      expect(todo.cards[0]!.number).toBe(boardColumnLimit + 5);
-      expect(todo.cards.at(-1)!.number).toBe(6);
+      return rows.map((row) => row.number).reverse();
+    }
+
+    it(`shows the first ${boardPageSize} cards of a column and its full total; "Show N more" asks for more, up to ${boardColumnCap}`, async () => {
+      const order = await fileTodoColumn(boardColumnCap + 7);
+      const todoOf = async (shown: Partial<Record<Status, number>> = {}) => (await loadBoard(db, web.id, filters(), ada, shown)).find((c) => c.status === "todo")!;
+
+      const first = await todoOf();
+      expect(first.total).toBe(boardColumnCap + 7);
+      expect(first.cards.map((card) => card.number)).toEqual(order.slice(0, boardPageSize));
+
+      // The next page continues where the first ended, in the same order.
+      const more = await todoOf({ todo: 2 * boardPageSize });
+      expect(more.cards.map((card) => card.number)).toEqual(order.slice(0, 2 * boardPageSize));
+      expect(more.total).toBe(boardColumnCap + 7);
+
+      // Never past the cap, whatever is asked.
+      const capped = await todoOf({ todo: 10_000 });
+      expect(capped.cards.map((card) => card.number)).toEqual(order.slice(0, boardColumnCap));
+
+      // Other columns keep their own count.
+      const board = await loadBoard(db, web.id, filters(), ada, { backlog: 200 });
+      expect(board.find((c) => c.status === "todo")!.cards).toHaveLength(boardPageSize);
+    });
+
+    it("reads how many cards to show from show.<status>, from one page to the cap", () => {
+      const shown = (query: string, status: Status = "todo") => shownCount(new URLSearchParams(query), status);
+      expect(shown("")).toBe(boardPageSize);
+      expect(shown("show.todo=100")).toBe(100);
+      expect(shown("show.todo=100", "done")).toBe(boardPageSize);
+      expect(shown("show.todo=7")).toBe(boardPageSize);
+      expect(shown(`show.todo=${boardColumnCap + 1}`)).toBe(boardColumnCap);
+      expect(shown("show.todo=99999999999999999999")).toBe(boardPageSize);
+      for (const junk of ["-100", "0", "abc", "1e3", "100.5"]) expect(shown(`show.todo=${junk}`), junk).toBe(boardPageSize);
+    });
+
+    it("shows only the columns a status filter names", async () => {
+      const a = await file("Todo one", { status: "todo" });
+      const d = await file("Done one", { status: "done" });
+      await file("Backlog one", { status: "backlog" });
+      const board = await loadBoard(db, web.id, filters("status=done&status=todo"), ada);
+      expect(board.map((c) => [c.status, c.cards.map((card) => card.id)])).toEqual([
+        ["todo", [a]],
+        ["done", [d]],
+      ]);
+    });
+  });
+
+  describe("moving on a filtered board", () => {
+    it("counts the position among the cards the filters show", async () => {
+      const [a, b, c, d, e] = (await fileMany(5, "todo")) as [number, number, number, number, number];
+      for (const id of [b, d]) await db.updateTable("issues").set({ priority: 3 }).where("id", "=", id).execute();
+      const [x] = (await fileMany(1, "in_progress")) as [number];
+      await db.updateTable("issues").set({ priority: 3 }).where("id", "=", x).execute();
+      const high = filters("priority=high");
+      const moveShown = (issueId: number, status: Status, position: number) =>
+        moveIssue(db, { projectId: web.id, workspaceId, issueId, status, position, filters: high, actorId: grace, now: at(1) });
+
+      // The filtered Todo shows [b, d]: position 1 is between b and d — after a hidden card or not, but after b.
+      expect(await moveShown(x, "todo", 1)).toEqual({ ok: true });
+      expect((await boardColumns("priority=high")).todo).toEqual([b, x, d]);
+      const all = (await boardColumns()).todo;
+      expect(all.indexOf(x)).toBeGreaterThan(all.indexOf(b));
+      expect(all.indexOf(x)).toBeLessThan(all.indexOf(d));
+      expect(all.filter((id) => id !== x)).toEqual([a, b, c, d, e]);
+
+      // To the top of the shown cards, and past their end.
+      expect(await moveShown(d, "todo", 0)).toEqual({ ok: true });
+      expect((await boardColumns("priority=high")).todo).toEqual([d, b, x]);
+      expect(await moveShown(d, "todo", 1_000_000)).toEqual({ ok: true });
+      expect((await boardColumns("priority=high")).todo).toEqual([b, x, d]);
+      // The hidden cards keep their order.
+      expect((await boardColumns()).todo.filter((id) => ![b, x, d].includes(id))).toEqual([a, c, e]);
     });
   });
 

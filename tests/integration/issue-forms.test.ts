@@ -384,7 +384,8 @@ describe("bad input on the project and issue forms", () => {
     });
 
     it("a board move to an unknown column → 400 with a message on the board", async () => {
-      const issueId = /name="issueId" value="(\d+)"/.exec((await get("/w/acme/p/WEB/board")).body)![1]!;
+      // A card's forms are in its "⋯" menu, on the page only when it is open (?menu=).
+      const issueId = /name="issueId" value="(\d+)"/.exec((await get("/w/acme/p/WEB/board?menu=card-1")).body)![1]!;
       const answer = await post("/w/acme/p/WEB/board", { intent: "move", issueId, status: "someday", position: "0" });
       expect(answer.status).toBe(400);
       expect(visible(answer.body)).toContain("That move was not valid.");

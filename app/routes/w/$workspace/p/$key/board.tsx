@@ -1,40 +1,59 @@
 import {
   type Announcements,
+  type CollisionDetection,
   closestCorners,
   DndContext,
   type DragEndEvent,
   KeyboardSensor,
   PointerSensor,
-  useDroppable,
+  pointerWithin,
   useSensor,
   useSensors,
 } from "@dnd-kit/core";
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
-import { useEffect, useState } from "react";
-import { data, Form, Link, redirect, useFetcher, useLocation } from "react-router";
+import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
+import { Plus } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { data, Link, redirect, useFetchers, useSubmit } from "react-router";
 import { z } from "zod";
 import { requireProject } from "~/auth/authorization.server";
+import { safeRedirect } from "~/auth/safe-redirect";
+import { pageTitle, primaryButtonClass } from "~/components/app-shell";
+import { BoardColumn, columnDropId } from "~/components/board-column";
+import { applyMove, type BoardMove, moveFetcherKey, moveOf } from "~/components/board-moves";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { PriorityText } from "~/components/issue-bits";
-import { LabelChip } from "~/components/label-chip";
+import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { idField } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
-import { boardColumnLimit, type BoardCard, loadBoard, moveIssue } from "~/issues/board.server";
+import { boardStatuses, loadBoard, moveIssue, shownCount } from "~/issues/board.server";
+import { isFiltered } from "~/issues/filter-params";
 import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
+import { listLabels } from "~/labels/labels.server";
+import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
-  const filters = parseIssueFilters(args.url.searchParams);
+  const params = args.url.searchParams;
+  const filters = parseIssueFilters(params);
   if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
+  const shown = Object.fromEntries(boardStatuses(filters).map((status) => [status, shownCount(params, status)])) as Partial<Record<Status, number>>;
+  const { db } = args.context.get(appContext);
+  const [columns, members, labels] = await Promise.all([
+    loadBoard(db, project.id, filters, user.id, shown),
+    listMembers(db, workspace.id),
+    listLabels(db, workspace.id),
+  ]);
   return {
-    columns: await loadBoard(args.context.get(appContext).db, project.id, filters, user.id),
+    projectName: project.name,
+    columns,
+    shown,
+    filters,
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels,
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
-    columnLimit: boardColumnLimit,
   };
 }
 
@@ -43,53 +62,73 @@ const moveSchema = z.object({
   issueId: idField,
   status: z.enum(statuses, { error: "Choose a column." }),
   position: z.coerce.number({ error: "Choose a position." }).int().min(0).max(1_000_000),
+  returnTo: z.string().optional(),
 });
 
-/** intent=move: a card to a column and a 0-based position in it (drag and drop, or the card's forms). */
+/**
+ * intent=move: a card to a column and a 0-based position among the cards the board shows there
+ * (its filters are the address's). A form without JavaScript says where to go back to (`returnTo`:
+ * the board without the open menu); a fetcher (a drag, a menu with JavaScript) gets no redirect,
+ * and React Router reloads the board after it.
+ */
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, project } = await requireProject(args, "issues:write");
   const submission = await parseForm(args.request, moveSchema);
   if (submission.status !== "success") return data({ refusal: "That move was not valid." }, { status: 400 });
-  const moved = await moveIssue(args.context.get(appContext).db, { ...submission.value, projectId: project.id, workspaceId: workspace.id, actorId: user.id, now: new Date() });
+  const { returnTo, ...move } = submission.value;
+  const moved = await moveIssue(args.context.get(appContext).db, {
+    ...move,
+    filters: parseIssueFilters(args.url.searchParams),
+    projectId: project.id,
+    workspaceId: workspace.id,
+    actorId: user.id,
+    now: new Date(),
+  });
   if (!moved.ok) throw data(moved.message, { status: moved.status });
-  return redirect(args.url.pathname + args.url.search);
+  return returnTo === undefined ? null : redirect(safeRedirect(returnTo, args.url.pathname + args.url.search));
 }
+
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Board", loaderData?.projectName);
 
 type Column = Route.ComponentProps["loaderData"]["columns"][number];
 
-/** The board after moving a card, as the server will order it: shown at once, reconciled by the reload. */
-function moved(columns: Column[], cardId: number, status: Status, position: number): Column[] {
-  const card = columns.flatMap((c) => c.cards).find((c) => c.id === cardId);
-  if (!card) return columns;
-  return columns.map((column) => {
-    const cards = column.cards.filter((c) => c.id !== cardId);
-    const left = cards.length < column.cards.length;
-    const arrived = column.status === status;
-    if (arrived) cards.splice(position, 0, card);
-    return { ...column, cards, total: column.total + (arrived ? 1 : 0) - (left ? 1 : 0) };
-  });
-}
+/**
+ * What a dragged card is over: the card under the pointer, if there is one (a column's own area
+ * is large and would often win on distance); else, and always with the keyboard, the nearest card
+ * or column.
+ */
+const cardUnderPointerFirst: CollisionDetection = (args) => {
+  const cards = pointerWithin({ ...args, droppableContainers: args.droppableContainers.filter((droppable) => typeof droppable.id === "number") });
+  return cards.length ? cards : closestCorners(args);
+};
+
+const sameMove = (a: BoardMove, b: BoardMove) => a.issueId === b.issueId && a.status === b.status && a.position === b.position;
 
 export default function BoardPage({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { canWrite } = loaderData;
+  const { canWrite, filters, shown } = loaderData;
+  const filtered = isFiltered(filters);
   const projectKey = (params.key ?? "").toUpperCase();
-  const fetcher = useFetcher<{ refusal?: string }>();
-  // A refused drag (fetcher) or a refused move from a card's buttons (a form, with or without JavaScript).
-  const refusal = actionData?.refusal ?? fetcher.data?.refusal;
-  const [optimistic, setOptimistic] = useState<Column[] | null>(null);
-  // Fresh data from the server replaces the optimistic picture.
-  useEffect(() => setOptimistic(null), [loaderData]);
-  const columns = optimistic ?? loaderData.columns;
+  const issuesPath = `/w/${params.workspace}/p/${params.key}/issues`;
+  const submit = useSubmit();
+  const fetchers = useFetchers();
+  // A drop shows at once; its fetcher's pending move takes over, and the reloaded board after it.
+  const [drops, setDrops] = useState<BoardMove[]>([]);
+  useEffect(() => setDrops([]), [loaderData]);
+  const pending = fetchers.map((fetcher) => moveOf(fetcher.formData)).filter((move) => move !== null);
+  const moves = [...pending, ...drops.filter((drop) => !pending.some((move) => sameMove(move, drop)))];
+  const movesKey = JSON.stringify(moves);
+  // `moves` is a new array every render; `movesKey` is what it holds.
+  const columns = useMemo(() => moves.reduce<Column[]>(applyMove, loaderData.columns), [loaderData.columns, movesKey]);
+  // A refused move: from a form without JavaScript (the page's answer) or from a fetcher.
+  const refusal = actionData?.refusal ?? fetchers.map((fetcher) => (fetcher.data as { refusal?: string } | undefined)?.refusal).find(Boolean);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
   const where = (id: string | number | undefined): { status: Status; index: number } | null => {
-    if (typeof id === "string" && id.startsWith("column-")) {
-      const status = id.slice("column-".length) as Status;
-      return { status, index: columns.find((c) => c.status === status)?.cards.length ?? 0 };
-    }
-    for (const column of columns) {
-      const index = column.cards.findIndex((card) => card.id === id);
-      if (index >= 0) return { status: column.status, index };
+    const column = columns.find((c) => columnDropId(c.status) === id);
+    if (column) return { status: column.status, index: column.cards.length };
+    for (const c of columns) {
+      const index = c.cards.findIndex((card) => card.id === id);
+      if (index >= 0) return { status: c.status, index };
     }
     return null;
   };
@@ -111,31 +150,43 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
     const from = where(active.id);
     const to = where(over?.id);
     if (!from || !to || (from.status === to.status && from.index === to.index)) return;
-    const issueId = Number(active.id);
-    setOptimistic(moved(columns, issueId, to.status, to.index));
-    fetcher.submit({ intent: "move", issueId, status: to.status, position: to.index }, { method: "post" });
+    const move: BoardMove = { issueId: Number(active.id), status: to.status, position: to.index };
+    setDrops((earlier) => [...earlier, move]);
+    submit({ intent: "move", ...move }, { method: "post", navigate: false, fetcherKey: moveFetcherKey(move.issueId) });
   }
 
+  const total = loaderData.columns.reduce((sum, column) => sum + column.total, 0);
   return (
-    <div>
+    // Fills the height under the header; the board scrolls sideways in its own area, each column up and down in its own.
+    <div className="flex h-[calc(100dvh-3rem)] flex-col">
+      <IssueFilterBar filters={filters} members={loaderData.members} labels={loaderData.labels} total={total} sortable={false} />
       {refusal ? (
-        <p role="alert" className="mb-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+        <p role="alert" className="mx-4 mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           {refusal}
         </p>
       ) : null}
+      {total === 0 ? <EmptyBoard filtered={filtered} canWrite={canWrite} issuesPath={issuesPath} /> : null}
       <DndContext
         id="board"
         sensors={sensors}
-        collisionDetection={closestCorners}
+        collisionDetection={cardUnderPointerFirst}
         onDragEnd={onDragEnd}
         accessibility={{
           announcements,
           screenReaderInstructions: { draggable: "To move a card, press space or enter, use the arrow keys to move it, then press space or enter again to drop it, or escape to cancel." },
         }}
       >
-        <div className="grid auto-cols-[minmax(14rem,1fr)] grid-flow-col gap-3 overflow-x-auto pb-4">
+        <div role="group" aria-label="Board" className="relative flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pt-3 pb-3 md:px-6">
           {columns.map((column) => (
-            <BoardColumn key={column.status} column={column} projectKey={projectKey} canWrite={canWrite} limit={loaderData.columnLimit} />
+            <BoardColumn
+              key={column.status}
+              column={column}
+              shown={shown[column.status] ?? column.cards.length}
+              projectKey={projectKey}
+              issuesPath={issuesPath}
+              canWrite={canWrite}
+              filtered={filtered}
+            />
           ))}
         </div>
       </DndContext>
@@ -143,101 +194,23 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   );
 }
 
-function BoardColumn({ column, projectKey, canWrite, limit }: { column: Column; projectKey: string; canWrite: boolean; limit: number }) {
-  const { setNodeRef, isOver } = useDroppable({ id: `column-${column.status}`, disabled: !canWrite });
-  const titleId = `column-title-${column.status}`;
+/** A board with no card at all says what it is for and offers the first issue — or that the filters (in the bar above) hide every card. */
+function EmptyBoard({ filtered, canWrite, issuesPath }: { filtered: boolean; canWrite: boolean; issuesPath: string }) {
   return (
-    <section aria-labelledby={titleId} className={`rounded bg-zinc-50 p-2 dark:bg-zinc-900 ${isOver ? "ring-2 ring-indigo-400" : ""}`}>
-      <h2 id={titleId} className="mb-2 flex items-baseline justify-between px-1 text-sm font-semibold">
-        {statusLabels[column.status]} <span className="font-normal text-zinc-600 dark:text-zinc-400">{column.total}</span>
-      </h2>
-      <SortableContext id={column.status} items={column.cards.map((card) => card.id)} strategy={verticalListSortingStrategy}>
-        <ol ref={setNodeRef} className="min-h-16 space-y-2">
-          {column.cards.map((card, index) => (
-            <BoardCardItem key={card.id} card={card} status={column.status} index={index} last={index === column.cards.length - 1} projectKey={projectKey} canWrite={canWrite} />
-          ))}
-        </ol>
-      </SortableContext>
-      {column.total > limit ? (
-        <p className="mt-2 px-1 text-xs text-zinc-600 dark:text-zinc-400">
-          Showing {limit} of {column.total}. Filter to see others.
-        </p>
-      ) : null}
-    </section>
-  );
-}
-
-function BoardCardItem({ card, status, index, last, projectKey, canWrite }: { card: BoardCard; status: Status; index: number; last: boolean; projectKey: string; canWrite: boolean }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: card.id, disabled: !canWrite });
-  const location = useLocation();
-  const key = issueKey(projectKey, card.number);
-  const issuesBase = location.pathname.replace(/\/board$/, "/issues");
-  return (
-    <li
-      ref={setNodeRef}
-      aria-label={`${key} ${card.title}`}
-      // dnd-kit positions the card while it is dragged; no inline style otherwise (CSP: style-src 'self').
-      style={transform ? { transform: CSS.Transform.toString(transform), transition } : undefined}
-      className={`rounded border border-zinc-200 bg-white p-2 text-sm shadow-sm dark:border-zinc-700 dark:bg-zinc-950 ${isDragging ? "opacity-60" : ""}`}
-    >
-      <div className="flex items-start justify-between gap-2">
-        <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{key}</span>
-        {canWrite ? (
-          <button type="button" {...attributes} {...listeners} aria-label={`Drag ${key}`} className="cursor-grab rounded px-1 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
-            ⠿
-          </button>
-        ) : null}
-      </div>
-      <Link to={`${issuesBase}/${card.number}`} className="mt-1 block font-medium hover:underline">
-        {card.title}
-      </Link>
-      <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
-        <PriorityText priority={card.priority} />
-        {card.assigneeName ? <span>· {card.assigneeName}</span> : null}
-        {card.labels.map((label) => (
-          <LabelChip key={label.id} name={label.name} color={label.color} />
-        ))}
-      </div>
-      {canWrite ? (
-        <div className="mt-2 flex flex-wrap items-center gap-1 text-xs">
-          <Form method="post" className="flex items-center gap-1">
-            <input type="hidden" name="intent" value="move" />
-            <input type="hidden" name="issueId" value={card.id} />
-            <input type="hidden" name="position" value={1_000_000} />
-            <label className="sr-only" htmlFor={`move-${card.id}`}>
-              Move {key} to
-            </label>
-            <select id={`move-${card.id}`} name="status" defaultValue={status} className="rounded border border-zinc-300 bg-white px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900">
-              {statuses.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabels[s]}
-                </option>
-              ))}
-            </select>
-            <button type="submit" className="rounded border border-zinc-300 px-1 dark:border-zinc-700">
-              Move to<span className="sr-only"> the chosen column: {key}</span>
-            </button>
-          </Form>
-          {index > 0 ? <MoveButton card={card} status={status} position={index - 1} label="Move up" issueKey={key} /> : null}
-          {!last ? <MoveButton card={card} status={status} position={index + 1} label="Move down" issueKey={key} /> : null}
-        </div>
-      ) : null}
-    </li>
-  );
-}
-
-function MoveButton({ card, status, position, label, issueKey: key }: { card: BoardCard; status: Status; position: number; label: string; issueKey: string }) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value="move" />
-      <input type="hidden" name="issueId" value={card.id} />
-      <input type="hidden" name="status" value={status} />
-      <input type="hidden" name="position" value={position} />
-      <button type="submit" className="rounded border border-zinc-300 px-1 dark:border-zinc-700">
-        {label}
-        <span className="sr-only"> {key}</span>
-      </button>
-    </Form>
+    <div className="mx-4 mt-3 flex flex-wrap items-center gap-3 rounded-md border border-dashed border-zinc-300 px-3 py-2 text-sm text-zinc-700 md:mx-6 dark:border-zinc-700 dark:text-zinc-300">
+      {filtered ? (
+        <span>No issues match these filters.</span>
+      ) : (
+        <>
+          <span>The board shows this project's issues in a column per status; move a card to change its status. There are no issues yet.</span>
+          {canWrite ? (
+            <Link to={`${issuesPath}/new`} className={primaryButtonClass}>
+              <Plus size={14} aria-hidden="true" /> File the first issue
+            </Link>
+          ) : null}
+        </>
+      )}
+    </div>
   );
 }
 
