@@ -77,8 +77,12 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /** A refused change (409) reloads the list, so it shows the values and versions that won. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, formData, defaultShouldRevalidate }) => {
+  // The issue editor's Write/Preview tabs change nothing: the list stays as it is.
+  const intent = formData?.get("intent");
+  if (intent === "preview" || intent === "write") return false;
+  return actionStatus === 409 || defaultShouldRevalidate;
+};
 
 /** The same list with some parameters changed (and back to page 1 unless the page is what changes). */
 function listHref(filters: IssueFilters, changes: Partial<Record<string, string | number | null>>) {
