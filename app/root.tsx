@@ -3,6 +3,7 @@ import { data, Form, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useM
 import { currentUserContext, sessionMiddleware } from "~/auth/current-user.server";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { TimeZoneReporter } from "~/components/time-zone-reporter";
 import { FlashMessage } from "~/components/flash-message";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { takeFlash } from "~/flash/flash.server";
@@ -19,9 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { flash, clear } = await takeFlash(context.get(appContext).sessionSecret, request);
   return data(
     {
-      user: user && { id: user.id, name: user.name, email: user.email, isInstanceAdmin: user.isInstanceAdmin },
+      user: user && { id: user.id, name: user.name, email: user.email, isInstanceAdmin: user.isInstanceAdmin, timeZone: user.timeZone },
       // One clock per page, so that relative times read the same on the server and in the browser.
-      clock: { now: new Date().toISOString(), timeZone: "UTC" },
+      clock: { now: new Date().toISOString(), timeZone: user?.timeZone ?? "UTC" },
       flash,
     },
     clear ? { headers: { "Set-Cookie": clear } } : undefined,
@@ -117,7 +118,14 @@ function PublicFrame({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  const user = useRouteLoaderData<typeof loader>("root")?.user;
+  return (
+    <>
+      {/* A new account takes its time zone from the browser (DESIGN.md §3, Everywhere). */}
+      {user ? <TimeZoneReporter timeZone={user.timeZone} /> : null}
+      <Outlet />
+    </>
+  );
 }
 
 export const ErrorBoundary = RouteErrorBoundary;

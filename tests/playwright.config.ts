@@ -6,7 +6,7 @@ const chromium = {
   args: ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 
-/** Every journey runs twice: with JavaScript, and as a browser without it. */
+/** Every journey runs four times: with JavaScript and as a browser without it, each in the light and the dark color scheme. */
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "../test-results",
@@ -22,7 +22,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    { name: "js-on", use: { javaScriptEnabled: true } },
-    { name: "js-off", use: { javaScriptEnabled: false } },
+    { name: "js-on", use: { javaScriptEnabled: true, colorScheme: "light" } },
+    { name: "js-off", use: { javaScriptEnabled: false, colorScheme: "light" } },
+    { name: "js-on-dark", use: { javaScriptEnabled: true, colorScheme: "dark" } },
+    { name: "js-off-dark", use: { javaScriptEnabled: false, colorScheme: "dark" } },
   ],
 });

@@ -82,12 +82,17 @@ export async function checkPassword(db: Database, userId: number, password: stri
 export async function updateProfile(
   db: Database,
   userId: number,
-  profile: { name: string; email: string; now: Date },
+  profile: { name: string; email: string; timeZone?: string; now: Date },
 ): Promise<{ ok: true } | FieldProblem> {
   try {
     await db
       .updateTable("users")
-      .set({ name: profile.name, email: profile.email, updated_at: profile.now.toISOString() })
+      .set({
+        name: profile.name,
+        email: profile.email,
+        ...(profile.timeZone === undefined ? {} : { time_zone: profile.timeZone }),
+        updated_at: profile.now.toISOString(),
+      })
       .where("id", "=", userId)
       .execute();
     return { ok: true };
@@ -95,6 +100,20 @@ export async function updateProfile(
     if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
     throw error;
   }
+}
+
+/**
+ * Saves the zone the browser reports, only for someone who has none: a zone the person chose, or
+ * one an earlier tab reported, stays. Whether it was saved.
+ */
+export async function fillTimeZone(db: Database, userId: number, timeZone: string): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ time_zone: timeZone })
+    .where("id", "=", userId)
+    .where("time_zone", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function setPassword(db: Database, userId: number, password: string, now: Date): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField, newPasswordField, userNameField } from "~/forms/fields.server";
 import { passwordProblem } from "./password.server";
+import { timeZoneField } from "./time-zones.server";
 
 export const signupSchema = z
   .object({
@@ -26,12 +27,21 @@ export const loginSchema = z.object({
 });
 export type LoginForm = z.input<typeof loginSchema>;
 
+/** Without a time zone (a form from before there was one) the saved one stays. */
 export const profileSchema = z.object({
+  intent: z.literal("profile").optional(),
   name: userNameField,
   email: emailField,
   currentPassword: z.string().optional(),
+  timeZone: timeZoneField.optional(),
 });
 export type ProfileForm = z.input<typeof profileSchema>;
+
+/** The browser's own zone, sent once by TimeZoneReporter for someone who has none yet. */
+export const browserTimeZoneSchema = z.object({ intent: z.literal("time-zone"), timeZone: timeZoneField });
+
+/** What /settings accepts: the profile form (intent=profile, or none) or the browser's zone. */
+export const profileActionSchema = z.discriminatedUnion("intent", [profileSchema, browserTimeZoneSchema]);
 
 /** The new password's rules need the user's email: the route checks them with `passwordProblem`. */
 export const passwordChangeSchema = z.object({

@@ -14,6 +14,8 @@ export type SessionUser = {
   name: string;
   isInstanceAdmin: boolean;
   lastWorkspaceId: number | null;
+  /** The IANA zone times are shown in; null until the person or their browser sets one. */
+  timeZone: string | null;
 };
 
 export async function createSession(
@@ -50,6 +52,7 @@ export async function findSessionUser(db: Database, token: string, now: Date): P
       "users.name",
       "users.is_instance_admin",
       "users.last_workspace_id",
+      "users.time_zone",
     ])
     .where("sessions.token_hash", "=", hashToken(token))
     .executeTakeFirst();
@@ -69,6 +72,7 @@ export async function findSessionUser(db: Database, token: string, now: Date): P
     name: row.name,
     isInstanceAdmin: row.is_instance_admin === 1,
     lastWorkspaceId: row.last_workspace_id,
+    timeZone: row.time_zone,
   };
 }
 

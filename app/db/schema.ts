@@ -46,6 +46,8 @@ export interface UsersTable {
   password_hash: string;
   is_instance_admin: number;
   last_workspace_id: number | null;
+  /** An IANA time zone (`Europe/Paris`) that times are shown in; null until set (migrations/0010). */
+  time_zone: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,5 @@
 import MarkdownIt from "markdown-it";
+import { parsePositiveInteger } from "~/forms/fields.server";
 
 const linkRel = "noopener noreferrer nofollow";
 const allowedSchemes = new Set(["http", "https", "mailto"]);
@@ -60,7 +61,81 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   return `<a${self.renderAttrs({ attrs })}>${text}</a>`;
 };
 
+/**
+ * `[ ] ` or `[x] ` opening a list item's first paragraph, as on GitHub. A paragraph is trimmed, so
+ * a task always has text after its marker to name its checkbox.
+ */
+const taskMarker = /^\[([ xX])\][ \t]+/;
+
+// A task list item's marker becomes a disabled checkbox, wrapped with the item's text in a <label>
+// so that it is named by it. Run before text_join: an escaped `\[ ]` is no task.
+md.core.ruler.after("inline", "task_lists", (state) => {
+  const tokens = state.tokens;
+  for (let i = 2; i < tokens.length; i++) {
+    const inline = tokens[i]!;
+    if (inline.type !== "inline" || tokens[i - 1]!.type !== "paragraph_open" || tokens[i - 2]!.type !== "list_item_open") continue;
+    const first = inline.children?.[0];
+    const marker = first?.type === "text" ? taskMarker.exec(first.content) : null;
+    if (!first || !marker) continue;
+    first.content = first.content.slice(marker[0].length);
+    const checkbox = new state.Token("task_checkbox", "input", 0);
+    if (marker[1] !== " ") checkbox.attrSet("checked", "");
+    inline.children = [new state.Token("task_label_open", "label", 1), checkbox, ...inline.children!, new state.Token("task_label_close", "label", -1)];
+    tokens[i - 2]!.attrJoin("class", "task-list-item");
+    const list = tokens.findLast((token, index) => index < i - 2 && token.level === tokens[i - 2]!.level - 1);
+    if (list && list.attrGet("class") === null) list.attrSet("class", "contains-task-list");
+  }
+});
+md.renderer.rules.task_checkbox = (tokens, idx) =>
+  `<input type="checkbox" class="task-list-item-checkbox" disabled${tokens[idx]!.attrGet("checked") === null ? "" : " checked"}> `;
+md.renderer.rules.task_label_open = () => "<label>";
+md.renderer.rules.task_label_close = () => "</label>";
+
+/** `WEB-42`: a project key (2–6 letters, see projectKeyField) and an issue number, as a whole word. */
+const issueReference = /(?<![\p{L}\p{N}_-])([A-Z]{2,6})-([1-9]\d{0,9})(?![\p{L}\p{N}_-])/gu;
+
+export type MarkdownOptions = {
+  /** The workspace whose issues `KEY-42` references link to. */
+  workspaceSlug: string;
+  /** Its projects' keys: only a reference to one of them links. */
+  projectKeys: ReadonlySet<string>;
+};
+
+/** What the rules find in markdown-it's `env`: the options of renderMarkdown. */
+type RenderEnv = Partial<MarkdownOptions>;
+
+// Issue references in text become links to the issue; not inside code (its own token type) nor
+// inside a link, written or linkified. After text_join, so text split by escapes is whole again.
+md.core.ruler.after("text_join", "issue_references", (state) => {
+  const { workspaceSlug, projectKeys } = state.env as RenderEnv;
+  if (!workspaceSlug || !projectKeys?.size) return;
+  for (const block of state.tokens) {
+    if (block.type !== "inline" || !block.children) continue;
+    let linkDepth = 0;
+    block.children = block.children.flatMap((token) => {
+      if (token.type === "link_open") linkDepth++;
+      if (token.type === "link_close") linkDepth--;
+      if (token.type !== "text" || linkDepth > 0) return [token];
+      const text = (content: string) => Object.assign(new state.Token("text", "", 0), { content });
+      const pieces: (typeof token)[] = [];
+      let end = 0;
+      for (const match of token.content.matchAll(issueReference)) {
+        const [reference, key = ""] = match;
+        const number = parsePositiveInteger(match[2]);
+        if (!projectKeys.has(key) || number === null) continue;
+        const link = new state.Token("link_open", "a", 1);
+        link.attrSet("href", `/w/${encodeURIComponent(workspaceSlug)}/p/${key}/issues/${number}`);
+        pieces.push(text(token.content.slice(end, match.index)), link, text(reference), new state.Token("link_close", "a", -1));
+        end = match.index + reference.length;
+      }
+      if (end === 0) return [token];
+      pieces.push(text(token.content.slice(end)));
+      return pieces.filter((piece) => piece.type !== "text" || piece.content !== "");
+    });
+  }
+});
+
 /** Issue descriptions and comments as HTML that is safe to insert into a page (docs/product.md, What is stored). */
-export function renderMarkdown(source: string): string {
-  return md.render(source);
+export function renderMarkdown(source: string, options: MarkdownOptions): string {
+  return md.render(source, { ...options } satisfies RenderEnv);
 }

@@ -53,15 +53,6 @@ export function relativeTime(at: Date, now: Date, timeZone: string, style: "long
 
 /** The exact time for a tooltip: "Mar 3, 2026, 14:05 GMT+1". */
 export function exactTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(at);
-}
-
-/** Whether a time zone name is one this runtime knows. */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
+  // dateStyle and timeZoneName cannot be combined: the fields are spelled out.
+  return new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(at);
 }

@@ -48,9 +48,22 @@ export async function fillSignIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-/** Signs out with the header's button and waits for the flash message. */
+/**
+ * The signed-in account's menu (the sidebar's bottom, DESIGN.md §2), opened: "Settings", "Admin",
+ * "Sign out". It is a popover its button opens with or without JavaScript.
+ */
+export async function openAccountMenu(page: Page) {
+  await page.getByRole("button", { name: /^Account: / }).click();
+  const menu = page.locator("#account-menu");
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
+/** Signs out from the account menu (or the public pages' header) and waits for the flash message. */
 export async function signOut(page: Page) {
-  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  const inHeader = page.getByRole("banner").getByRole("button", { name: "Sign out" });
+  if (await inHeader.isVisible()) await inHeader.click();
+  else await (await openAccountMenu(page)).getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("status")).toHaveText("You are signed out.");
   await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
 }

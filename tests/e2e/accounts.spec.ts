@@ -327,6 +327,19 @@ test.describe("accounts", () => {
     await expect(formAlert).toHaveCount(0);
     await expect(name).not.toHaveAttribute("aria-invalid", "true");
 
+    // The time zone that times are shown in, chosen from the list and saved with the profile. (The
+    // profile form's own POST: with JavaScript the browser may also have reported its zone.)
+    const timeZone = page.getByLabel("Time zone", { exact: true });
+    await timeZone.selectOption("Pacific/Auckland");
+    const savedZone = page.waitForResponse(
+      (response) => response.request().method() === "POST" && (response.request().postData() ?? "").includes("intent=profile"),
+    );
+    await page.getByRole("button", { name: "Save profile" }).click();
+    expect((await savedZone).status()).toBeLessThan(400);
+    await page.reload();
+    await expect(timeZone).toHaveValue("Pacific/Auckland");
+    await expect(name).toHaveValue("Samantha Settings");
+
     await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "Password" }).click();
     await expect(page).toHaveURL("/settings/password");
     const posts = recordPosts(page);

@@ -58,7 +58,8 @@ describe.each(testDialects)("the limits and web-vital route migrations on %s", (
         ])
         .execute();
 
-      expect(await migrateToLatest(handle)).toEqual(["0008_rate_limit_hits", "0009_web_vital_routes"]);
+      // Later migrations run after these two; what they do is tested on their own.
+      expect((await migrateToLatest(handle)).slice(0, 2)).toEqual(["0008_rate_limit_hits", "0009_web_vital_routes"]);
 
       const hits = await handle.db.selectFrom("rate_limit_hits").select(["key", "expires_at"]).orderBy("key").execute();
       expect(hits.map((hit) => hit.key)).toEqual(["sign-in:account:ada@example.com", "sign-in:ip:192.0.2.1"]);

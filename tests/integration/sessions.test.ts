@@ -53,6 +53,7 @@ describe.each(testDialects)("sessions on %s", (dialect) => {
       name: "Ada Lovelace",
       isInstanceAdmin: false,
       lastWorkspaceId: null,
+      timeZone: null,
     });
     const row = await sessionRow(token);
     expect(row).toMatchObject({

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "~/issues/markdown.server";
+import { renderMarkdown as renderWith } from "~/issues/markdown.server";
+
+/** A workspace `acme` with projects WEB and API. */
+const acme = { workspaceSlug: "acme", projectKeys: new Set(["WEB", "API"]) };
+const renderMarkdown = (source: string) => renderWith(source, acme);
 
 /** Every tag the browser would build from the HTML: its name and its attribute text. */
 function tags(html: string): { name: string; attributes: string }[] {
@@ -113,5 +117,71 @@ describe("renderMarkdown", () => {
     const html = renderMarkdown('![<b onmouseover="x">](https://tracker.example/p.png)');
     expect(html).not.toContain("<b");
     expectNothingLive(html);
+  });
+
+  it("renders task list items as disabled checkboxes, each named by its item's text", () => {
+    const html = renderMarkdown("- [ ] write the plan\n- [x] ship **it**\n  - [X] nested\n- plain item\n\n1. [ ] numbered");
+    expect(html).toContain(
+      '<li class="task-list-item"><label><input type="checkbox" class="task-list-item-checkbox" disabled> write the plan</label></li>',
+    );
+    expect(html).toContain(
+      '<li class="task-list-item"><label><input type="checkbox" class="task-list-item-checkbox" disabled checked> ship <strong>it</strong></label>',
+    );
+    expect(html).toContain('<input type="checkbox" class="task-list-item-checkbox" disabled checked> nested</label>');
+    expect(html).toContain("<li>plain item</li>");
+    expect(html).toContain('<ol class="contains-task-list">');
+    expect(html.match(/<ul class="contains-task-list">/g)).toHaveLength(2);
+    // No checkbox is ever live, and none goes unnamed.
+    for (const tag of tags(html).filter((t) => t.name === "input")) expect(tag.attributes).toMatch(/\sdisabled/);
+  });
+
+  it.each([
+    ["a marker outside a list", "[ ] not a task"],
+    ["an escaped marker", "- \\[ ] not a task"],
+    ["a marker with no text", "- [ ]"],
+    ["a marker in the middle", "- do [x] this"],
+    ["a marker in code", "- `[ ] code`"],
+    ["another letter", "- [y] maybe"],
+  ])("renders no checkbox for %s", (_, source) => {
+    expect(renderMarkdown(source)).not.toContain("<input");
+  });
+
+  it("keeps fenced code a monospace block, its language a class", () => {
+    const html = renderMarkdown("```ts\nconst a = 1;\n```");
+    expect(html).toBe('<pre><code class="language-ts">const a = 1;\n</code></pre>\n');
+  });
+
+  it("links references to issues of the workspace's projects", () => {
+    const html = renderMarkdown("Blocked by WEB-42 and API-7; see (WEB-1), **WEB-8**.\n\n# WEB-10");
+    expect(hrefs(html)).toEqual(["/w/acme/p/WEB/issues/42", "/w/acme/p/API/issues/7", "/w/acme/p/WEB/issues/1", "/w/acme/p/WEB/issues/8", "/w/acme/p/WEB/issues/10"]);
+    expect(html).toContain('<a href="/w/acme/p/WEB/issues/42" rel="noopener noreferrer nofollow">WEB-42</a> and');
+    expect(html).toContain('<strong><a href="/w/acme/p/WEB/issues/8" rel="noopener noreferrer nofollow">WEB-8</a></strong>');
+  });
+
+  it.each([
+    ["an unknown project key", "FOO-1"],
+    ["a lower-case key", "web-1"],
+    ["issue number 0", "WEB-0"],
+    ["a number with a leading zero", "WEB-042"],
+    ["a number past the largest issue number", "WEB-2147483648"],
+    ["a key inside a word", "xWEB-1"],
+    ["a number inside a word", "WEB-1x"],
+    ["a longer hyphenated word", "WEB-1-2"],
+    ["inline code", "`WEB-1`"],
+    ["a code block", "```\nWEB-1\n```"],
+    ["an indented code block", "    WEB-1"],
+  ])("does not link %s", (_, source) => {
+    expect(renderMarkdown(source)).not.toContain("<a ");
+  });
+
+  it("leaves references inside links as they are", () => {
+    const html = renderMarkdown("[WEB-1 fix](https://example.com/x) https://example.com/WEB-2 <https://example.com/WEB-3>");
+    expect(hrefs(html)).toEqual(["https://example.com/x", "https://example.com/WEB-2", "https://example.com/WEB-3"]);
+    expect(html.match(/<a /g)).toHaveLength(3);
+  });
+
+  it("links to the workspace it is given, and nothing in a workspace without projects", () => {
+    expect(hrefs(renderWith("WEB-5", { workspaceSlug: "beta-team", projectKeys: new Set(["WEB"]) }))).toEqual(["/w/beta-team/p/WEB/issues/5"]);
+    expect(renderWith("WEB-5", { workspaceSlug: "beta-team", projectKeys: new Set() })).toBe("<p>WEB-5</p>\n");
   });
 });

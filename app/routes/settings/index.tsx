@@ -1,10 +1,12 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
-import { checkPassword, updateProfile } from "~/auth/accounts.server";
+import { checkPassword, fillTimeZone, updateProfile } from "~/auth/accounts.server";
 import { requireUser } from "~/auth/authorization.server";
-import { type ProfileForm, profileSchema, wrongCurrentPasswordMessage } from "~/auth/forms.server";
+import { type ProfileForm, profileActionSchema, wrongCurrentPasswordMessage } from "~/auth/forms.server";
+import { timeZoneNames } from "~/auth/time-zones.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { FormSummary, SubmitButton, TextField } from "~/components/forms";
+import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -13,35 +15,50 @@ import type { Route } from "./+types/index";
 
 export function loader(args: Route.LoaderArgs) {
   const user = requireUser(args);
-  return { name: user.name, email: user.email };
+  return { profile: { name: user.name, email: user.email, timeZone: user.timeZone ?? "" }, timeZones: timeZoneNames };
 }
 
 export async function action(args: Route.ActionArgs) {
   const user = requireUser(args);
   const services = args.context.get(appContext);
-  const submission = await parseForm(args.request, profileSchema);
+  const submission = await parseForm(args.request, profileActionSchema);
   const reject = (fieldErrors: Record<string, string[]>) =>
     data(submission.reply({ fieldErrors, hideFields: ["currentPassword"] }), { status: 400 });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["currentPassword"] }), { status: 400 });
 
-  const { name, email, currentPassword } = submission.value;
+  if (submission.value.intent === "time-zone") {
+    return { filled: await fillTimeZone(services.db, user.id, submission.value.timeZone) };
+  }
+  const { name, email, currentPassword, timeZone } = submission.value;
   // Changing the address that signs you in asks for the password.
   if (email !== user.email) {
     if (!currentPassword) return reject({ currentPassword: ["Enter your current password to change your email."] });
     if (!(await checkPassword(services.db, user.id, currentPassword))) return reject({ currentPassword: [wrongCurrentPasswordMessage] });
   }
-  const updated = await updateProfile(services.db, user.id, { name, email, now: new Date() });
+  const updated = await updateProfile(services.db, user.id, { name, email, timeZone, now: new Date() });
   if ("field" in updated) return reject({ [updated.field]: [updated.message] });
   return redirect("/settings", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, { text: "Profile saved." }) } });
 }
 
+export const meta: Route.MetaFunction = () => pageTitle("Profile", "Account settings");
+
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const [form, fields] = useRouteForm<ProfileForm>({ lastResult: actionData, defaultValue: loaderData });
+  // The browser's own report (TimeZoneReporter) answers with `filled`, not a form's result.
+  const lastResult = actionData && !("filled" in actionData) ? actionData : undefined;
+  const [form, fields] = useRouteForm<ProfileForm>({ lastResult, defaultValue: loaderData.profile });
+  const { timeZone } = loaderData.profile;
+  const timeZoneOptions = [
+    // Someone whose browser has not reported a zone yet sees times in UTC until they choose one.
+    ...(timeZone ? [] : [{ value: "", label: "Not set (times show in UTC)" }]),
+    ...loaderData.timeZones.map((name) => ({ value: name, label: name.replaceAll("_", " ") })),
+  ];
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="profile" />
       <FormSummary form={form} />
       <TextField label="Name" meta={fields.name} autoComplete="name" />
       <TextField label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <SelectField label="Time zone" meta={fields.timeZone} options={timeZoneOptions} />
       <TextField
         label="Current password"
         meta={fields.currentPassword}

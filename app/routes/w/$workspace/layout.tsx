@@ -80,8 +80,8 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
               {projects.map((project) => (
                 <li key={project.key}>
                   <SidebarLink to={`${base}/p/${project.key}`}>
-                    <span className="w-12 shrink-0 font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
-                    <span className="truncate">{project.name}</span>
+                    <span className="min-w-0 flex-1 truncate">{project.name}</span>
+                    <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
                   </SidebarLink>
                 </li>
               ))}
@@ -99,8 +99,7 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
                   {archivedProjects.map((project) => (
                     <li key={project.key}>
                       <SidebarLink to={`${base}/p/${project.key}`}>
-                        <span className="w-12 shrink-0 font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
-                        <span className="truncate">{project.name}</span>
+                        <span className="min-w-0 flex-1 truncate">{project.name}</span>
                       </SidebarLink>
                     </li>
                   ))}

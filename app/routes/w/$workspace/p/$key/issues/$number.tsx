@@ -17,6 +17,7 @@ import { issueKey, priorities, priorityLabels, statuses, statusLabels } from "~/
 import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { renderMarkdown } from "~/issues/markdown.server";
 import { listLabels } from "~/labels/labels.server";
+import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
@@ -32,12 +33,18 @@ async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project, issue } = await loadIssue(args, "workspace:read");
   const { db } = args.context.get(appContext);
-  const [timeline, members, labels] = await Promise.all([issueTimeline(db, issue.id), listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  const [timeline, members, labels, projects] = await Promise.all([
+    issueTimeline(db, issue.id),
+    listMembers(db, workspace.id),
+    listLabels(db, workspace.id),
+    listProjects(db, workspace.id),
+  ]);
+  const markdown = { workspaceSlug: workspace.slug, projectKeys: new Set(projects.map((p) => p.key)) };
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   return {
-    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description) },
+    issue: { ...issue, descriptionHtml: renderMarkdown(issue.description, markdown) },
     key: issueKey(project.key, issue.number),
-    timeline: timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body) } : entry)),
+    timeline: timeline.map((entry) => (entry.type === "comment" ? { ...entry, html: entry.deleted ? "" : renderMarkdown(entry.body, markdown) } : entry)),
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels,
     meId: user.id,
