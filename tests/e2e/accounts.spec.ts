@@ -308,8 +308,8 @@ test.describe("accounts", () => {
       expect(response?.status()).toBe(404);
       await waitForHydration(invitee, javaScriptEnabled);
       await expect(invitee.getByRole("alert")).toContainText("Workspace not found.");
-      await expect(signedInAs(invitee, "Ivan Invitee")).toBeVisible();
-      await expect(invitee.getByRole("main")).not.toContainText("Team Rocket");
+      await expect(invitee.getByRole("link", { name: "Go to the start page" })).toBeVisible();
+      await expect(invitee.locator("body")).not.toContainText("Team Rocket");
     } finally {
       await inviteeContext.close();
     }
