@@ -79,6 +79,8 @@ async function checkScreens(page: Page, javaScriptEnabled: boolean, testInfo: Te
       findings.push(...(await scanAsShown(page, javaScriptEnabled, testInfo, where)));
     }
   }
+  // The journey goes on at the desktop's size, where the sidebar is in place.
+  await page.setViewportSize(viewports.desktop);
   return findings;
 }
 

@@ -115,7 +115,8 @@ function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: stri
               ? `The ${errors.groups.length} most recent of ${errors.total} groups.`
               : `${errors.total} ${errors.total === 1 ? "group" : "groups"}, the most recent first.`}
           </p>
-          <div className="mt-2 overflow-x-auto">
+          {/* Scrolls sideways on a phone: focusable, so that a keyboard can scroll it too. */}
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label={`${title}, table`}>
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -208,7 +209,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
         {vitalsByRoute.length === 0 ? (
           <p className="mt-2 text-zinc-700 dark:text-zinc-300">No browser has reported web vitals in that time.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label="Web vitals by route, table">
             <table className={tableClass}>
               <thead>
                 <tr>
