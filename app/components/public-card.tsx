@@ -13,7 +13,7 @@ export function CairnMark({ className = "size-8" }: { className?: string }) {
 }
 
 export const publicPrimaryClass =
-  "inline-flex h-9 items-center justify-center gap-1.5 rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-zinc-950 dark:hover:bg-indigo-400";
+  "inline-flex h-9 items-center justify-center gap-1.5 rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-400 dark:text-zinc-950 dark:hover:bg-indigo-300";
 export const publicSecondaryClass =
   "inline-flex h-9 items-center justify-center gap-1.5 rounded-md border border-zinc-300 px-4 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800";
 export const publicLinkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
