@@ -169,6 +169,14 @@ test.describe("settings, admin and public pages", () => {
       await expect(page.getByRole("listitem", { name: "Doomed", exact: true })).toHaveCount(0);
       await expect(page.getByRole("listitem", { name: "Kept", exact: true })).toBeVisible();
 
+      // Renaming in the row's own form; Enter in the name saves it.
+      const kept = page.getByRole("listitem", { name: "Kept", exact: true });
+      await kept.locator("summary").click();
+      await kept.getByLabel("Label name", { exact: true }).fill("Kept too");
+      await kept.getByLabel("Label name", { exact: true }).press("Enter");
+      await expect(page.getByRole("status")).toHaveText("Label saved.");
+      await expect(page.getByRole("listitem", { name: "Kept too", exact: true })).toBeVisible();
+
       // The only owner is told why she cannot leave, instead of being offered a Leave that would fail.
       await open(page, javaScriptEnabled, "/w/careful-co/settings");
       await expect(page.getByText("You are this workspace's only owner.")).toBeVisible();

@@ -122,11 +122,12 @@ function LabelRow({ label, lastResult }: { label: { id: number; name: string; co
               <TextField label="Label name" meta={fields.name} autoComplete="off" />
               <SelectField label="Color" meta={fields.color} options={colorOptions} />
             </div>
-            <SubmitButton name="intent" value="update" match={{ labelId: label.id }} variant="secondary" pendingText="Saving…">
+          </Form>
+          {/* Save belongs to the form above (`form`), so that Delete, a form of its own, can sit on its line. */}
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+            <SubmitButton form={form.id} name="intent" value="update" match={{ labelId: label.id }} variant="secondary" pendingText="Saving…">
               Save
             </SubmitButton>
-          </Form>
-          <div className="mt-3 flex justify-end">
             <ConfirmAction
               name={deleteName}
               label={
@@ -136,7 +137,7 @@ function LabelRow({ label, lastResult }: { label: { id: number; name: string; co
               }
               title={`Delete the label ${label.name}?`}
               message="It is taken off every issue that has it. This cannot be undone."
-              triggerClassName={`${rowActionClass} text-red-700 dark:text-red-300`}
+              triggerClassName={dangerButtonClass}
             >
               <Form method="post">
                 <input type="hidden" name="labelId" value={label.id} />
