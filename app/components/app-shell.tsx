@@ -156,7 +156,7 @@ export function ViewTabs({ label, tabs }: { label: string; tabs: { to: string; l
 }
 
 export const primaryButtonClass =
-  "inline-flex h-7 items-center gap-1.5 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:hover:bg-indigo-400 dark:text-zinc-950";
+  "inline-flex h-7 items-center gap-1.5 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-400 dark:text-zinc-950 dark:hover:bg-indigo-300";
 export const secondaryButtonClass =
   "inline-flex h-7 items-center gap-1.5 rounded-md border border-zinc-300 px-2.5 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800";
 
