@@ -8,7 +8,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { createWorkspace, goodPassword, signOut, signUp, uniqueEmail } from "./accounts-helpers";
 import { describeFindings, type Finding, scan } from "./axe";
-import { createLabelInSettings } from "./board-helpers";
+import { createLabelInSettings, inviteMember, joinByInvitation } from "./board-helpers";
 import { expect, runCairn, test, waitForHydration } from "./fixtures";
 import { createProject, open } from "./issues-helpers";
 
@@ -182,6 +182,22 @@ test.describe("settings, admin and public pages", () => {
       await expect(page.getByText("You are this workspace's only owner.")).toBeVisible();
       await expect(page.getByRole("link", { name: "Leave workspace" })).toHaveCount(0);
       await waitForHydration(page, javaScriptEnabled);
+
+      // A member leaves from the same page, asked first, and lands outside the workspace.
+      const link = await inviteMember(page, javaScriptEnabled, "careful-co", uniqueEmail(testInfo, "mo"));
+      const { context, page: member } = await joinByInvitation(browser, javaScriptEnabled, server.url, link, "Mo Member");
+      try {
+        await open(member, javaScriptEnabled, "/w/careful-co/settings");
+        await member.getByRole("link", { name: "Leave workspace" }).click();
+        const question = member.getByRole("dialog").or(member.getByRole("alertdialog"));
+        await expect(question).toContainText("Leave Careful Co?");
+        await question.getByRole("button", { name: "Leave workspace" }).click();
+        await expect(member.getByRole("status")).toHaveText("You left Careful Co.");
+        await expect(member.getByRole("heading", { level: 1, name: "Your workspaces" })).toBeVisible();
+        expect((await member.goto("/w/careful-co"))?.status()).toBe(404);
+      } finally {
+        await context.close();
+      }
       await page.context().close();
     });
   });
