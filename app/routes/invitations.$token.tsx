@@ -1,9 +1,10 @@
 import { data, Form, Link, redirect } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { currentUserContext } from "~/auth/current-user.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
-import { NarrowPage } from "~/components/narrow-page";
+import { PublicCard, publicPrimaryClass, publicSecondaryClass } from "~/components/public-card";
 import { flashHeader } from "~/flash/flash.server";
 import { appContext } from "~/host/app-context.server";
 import { acceptInvitation, type InvitationStatus, openInvitationLink } from "~/workspaces/invitations.server";
@@ -17,6 +18,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!invitation) throw data("Invitation not found.", { status: 404 });
   return { invitation, signedInAs: user?.email ?? null };
 }
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const workspace = loaderData?.invitation.details?.workspace;
+  return pageTitle(workspace ? `Join ${workspace}` : "Invitation");
+};
 
 export async function action(args: Route.ActionArgs) {
   const user = requireUser(args);
@@ -41,24 +47,28 @@ export default function Invitation({ loaderData, actionData, params }: Route.Com
   const signInLink = (
     <Link
       to={`/login?${new URLSearchParams({ redirectTo: here })}`}
-      className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
+      className={publicSecondaryClass}
     >
       Sign in
     </Link>
   );
   return (
-    <NarrowPage title={details ? `Join ${details.workspace}` : "Invitation"}>
-      {details ? (
-        <p className="text-zinc-700 dark:text-zinc-300">
-          {details.email} is invited to <strong>{details.workspace}</strong> as {roleLabels[details.role].toLowerCase()}.
-        </p>
-      ) : null}
+    <PublicCard
+      title={details ? `Join ${details.workspace}` : "Invitation"}
+      lead={
+        details ? (
+          <>
+            {details.email} is invited to <strong>{details.workspace}</strong> as {roleLabels[details.role].toLowerCase()}.
+          </>
+        ) : undefined
+      }
+    >
       {actionData?.error ? (
-        <p role="alert" className="mt-4 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+        <p role="alert" className="mb-4 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           {actionData.error}
         </p>
       ) : null}
-      <div className="mt-6">
+      <div>
         {invitation.status !== "pending" ? (
           <p role="alert">{statusMessages[invitation.status]}</p>
         ) : details && signedInAs ? (
@@ -66,10 +76,10 @@ export default function Invitation({ loaderData, actionData, params }: Route.Com
             <SubmitButton pendingText="Joining…">Accept invitation</SubmitButton>
           </Form>
         ) : details ? (
-          <div className="flex gap-3">
+          <div className="flex flex-wrap gap-3">
             <Link
               to={`/signup?${new URLSearchParams({ invitation: params.token })}`}
-              className="rounded bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+              className={publicPrimaryClass}
             >
               Create account
             </Link>
@@ -86,13 +96,13 @@ export default function Invitation({ loaderData, actionData, params }: Route.Com
             </Form>
           </div>
         ) : (
-          <div className="space-y-4">
+          <div className="space-y-4 text-sm">
             <p>Sign in to see this invitation.</p>
             <div className="flex">{signInLink}</div>
           </div>
         )}
       </div>
-    </NarrowPage>
+    </PublicCard>
   );
 }
 

@@ -4,9 +4,10 @@ import { redirectIfSignedIn } from "~/auth/authorization.server";
 import { incorrectCredentialsMessage, type LoginForm, loginSchema } from "~/auth/forms.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { checkSignIn, signInAndRedirect } from "~/auth/sign-in.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
-import { NarrowPage } from "~/components/narrow-page";
+import { publicLinkClass, PublicCard } from "~/components/public-card";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
@@ -17,6 +18,8 @@ export function loader(args: Route.LoaderArgs) {
   redirectIfSignedIn(args);
   return { redirectTo: args.url.searchParams.get("redirectTo") ?? "" };
 }
+
+export const meta: Route.MetaFunction = () => pageTitle("Sign in");
 
 export async function action(args: Route.ActionArgs) {
   redirectIfSignedIn(args);
@@ -43,7 +46,18 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const { redirectTo } = loaderData;
   const [form, fields] = useRouteForm<LoginForm>({ lastResult: actionData });
   return (
-    <NarrowPage title="Sign in">
+    <PublicCard
+      title="Sign in"
+      lead="Welcome back."
+      below={
+        <>
+          No account yet?{" "}
+          <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className={publicLinkClass}>
+            Create account
+          </Link>
+        </>
+      }
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
         <TextField label="Email" meta={fields.email} type="email" autoComplete="email" />
@@ -51,13 +65,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
       </Form>
-      <p className="mt-6 text-sm">
-        No account yet?{" "}
-        <Link to={redirectTo ? `/signup?${new URLSearchParams({ redirectTo })}` : "/signup"} className="text-indigo-700 underline dark:text-indigo-300">
-          Create account
-        </Link>
-      </p>
-    </NarrowPage>
+    </PublicCard>
   );
 }
 

@@ -5,9 +5,10 @@ import { redirectIfSignedIn } from "~/auth/authorization.server";
 import { type SignupForm, signupSchema } from "~/auth/forms.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { signInAndRedirect } from "~/auth/sign-in.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
-import { NarrowPage } from "~/components/narrow-page";
+import { publicLinkClass, PublicCard } from "~/components/public-card";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
@@ -30,6 +31,8 @@ export async function loader(args: Route.LoaderArgs) {
         : null,
   };
 }
+
+export const meta: Route.MetaFunction = () => pageTitle("Create account");
 
 export async function action(args: Route.ActionArgs) {
   redirectIfSignedIn(args);
@@ -65,12 +68,26 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
     defaultValue: { email: invitation?.email },
   });
   return (
-    <NarrowPage title="Create account">
-      {invitation ? (
-        <p className="mb-4 text-zinc-700 dark:text-zinc-300">
-          You are invited to <strong>{invitation.workspace}</strong>. Create your account with {invitation.email} to join.
-        </p>
-      ) : null}
+    <PublicCard
+      title="Create account"
+      lead={
+        invitation ? (
+          <>
+            You are invited to <strong>{invitation.workspace}</strong>. Create your account with {invitation.email} to join.
+          </>
+        ) : (
+          "Track your team's issues on your own server."
+        )
+      }
+      below={
+        <>
+          Already have an account?{" "}
+          <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"} className={publicLinkClass}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
         <TextField label="Name" meta={fields.name} autoComplete="name" />
@@ -86,13 +103,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
         {invitation ? <input type="hidden" name="invitation" value={invitation.token} /> : null}
         <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
       </Form>
-      <p className="mt-6 text-sm">
-        Already have an account?{" "}
-        <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"} className="text-indigo-700 underline dark:text-indigo-300">
-          Sign in
-        </Link>
-      </p>
-    </NarrowPage>
+    </PublicCard>
   );
 }
 

@@ -28,7 +28,8 @@ export async function lockWorkspace(db: Database, workspaceId: number): Promise<
   await db.updateTable("workspaces").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", workspaceId).execute();
 }
 
-async function ownerCount(db: Database, workspaceId: number): Promise<number> {
+/** How many owners the workspace has: the last one may not leave or step down. */
+export async function ownerCount(db: Database, workspaceId: number): Promise<number> {
   const row = await db
     .selectFrom("memberships")
     .select((eb) => eb.fn.countAll<number>().as("owners"))

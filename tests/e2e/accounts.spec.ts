@@ -4,6 +4,7 @@ import {
   fillSignIn,
   goodPassword,
   loginTarget,
+  openAccountMenu,
   signIn,
   signOut,
   signUp,
@@ -13,6 +14,16 @@ import {
 import { expect, recordPosts, test, waitForHydration } from "./fixtures";
 
 const incorrect = "Email or password is incorrect.";
+
+/** Who is signed in: the account menu of the app shell, or the name in the public pages' header. */
+function signedInAs(page: Page, name: string): Locator {
+  return page.getByRole("button", { name: `Account: ${name}` }).or(page.getByRole("banner").getByRole("link", { name }));
+}
+
+/** The question a destructive action asks first: a modal dialog with JavaScript, the page itself without. */
+function confirmation(page: Page): Locator {
+  return page.getByRole("dialog").or(page.getByRole("alertdialog"));
+}
 
 /** The response to the next POST of a form to `pathname` (a document request without JavaScript, `.data` with). */
 function nextPost(page: Page, pathname: string) {
@@ -43,10 +54,10 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL("/w/new");
     await expect(page.getByRole("heading", { level: 1, name: "Create workspace" })).toBeVisible();
     const banner = page.getByRole("banner");
-    await expect(banner.getByRole("link", { name: "Ada Lovelace" })).toHaveAttribute("href", "/settings");
+    await expect(signedInAs(page, "Ada Lovelace")).toBeVisible();
 
     await signOut(page);
-    await expect(banner.getByRole("link", { name: "Ada Lovelace" })).toHaveCount(0);
+    await expect(signedInAs(page, "Ada Lovelace")).toHaveCount(0);
 
     await banner.getByRole("link", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
@@ -153,7 +164,7 @@ test.describe("accounts", () => {
     await password.fill(goodPassword);
     await submit.click();
     await expect(page).toHaveURL("/w/new");
-    await expect(page.getByRole("banner").getByRole("link", { name: "Grace Hopper" })).toBeVisible();
+    await expect(signedInAs(page, "Grace Hopper")).toBeVisible();
 
     // The same email cannot sign up twice.
     await signOut(page);
@@ -186,10 +197,11 @@ test.describe("accounts", () => {
     await submit.click();
     await expect(page).toHaveURL(`/w/${acme}`);
     await expect(page.getByRole("heading", { level: 1, name: "My issues" })).toBeVisible();
-    await expect(page.getByRole("complementary")).toContainText("Acme");
+    await expect(page.getByRole("button", { name: "Workspace: Acme" })).toBeVisible();
 
-    // The sidebar's link leads to another "Create workspace"; the slug is now taken.
-    await page.getByRole("link", { name: "Create workspace" }).click();
+    // The workspace menu's link leads to another "Create workspace"; the slug is now taken.
+    await page.getByRole("button", { name: "Workspace: Acme" }).click();
+    await page.locator("#workspace-menu").getByRole("link", { name: "Create workspace" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Create workspace" })).toBeVisible();
     await name.fill("Acme Two");
     await slug.fill(acme);
@@ -208,7 +220,8 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL("/w/new");
     await createWorkspace(page, javaScriptEnabled, "Team Rocket", slug);
 
-    await page.getByRole("navigation", { name: "Workspace", exact: true }).getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Workspace: Team Rocket" }).click();
+    await page.locator("#workspace-menu").getByRole("link", { name: "Workspace settings" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Workspace settings" })).toBeVisible();
     await page.getByRole("navigation", { name: "Workspace settings" }).getByRole("link", { name: "Members" }).click();
     await expect(page).toHaveURL(`/w/${slug}/settings/members`);
@@ -256,9 +269,13 @@ test.describe("accounts", () => {
       await invitee.getByRole("button", { name: "Create account" }).click();
       await expect(invitee).toHaveURL(`/w/${slug}`);
       await expect(invitee.getByRole("heading", { level: 1, name: "My issues" })).toBeVisible();
-      await expect(invitee.getByRole("complementary")).toContainText("Team Rocket");
-      // A member does not manage the workspace.
-      await expect(invitee.getByRole("navigation", { name: "Workspace", exact: true }).getByRole("link", { name: "Settings" })).toHaveCount(0);
+      await expect(invitee.getByRole("button", { name: "Workspace: Team Rocket" })).toBeVisible();
+      // A member does not manage the workspace: its settings show the name and "Leave workspace", not Members or Labels.
+      await invitee.goto(`/w/${slug}/settings`);
+      await expect(invitee.getByRole("heading", { level: 1, name: "Workspace settings" })).toBeVisible();
+      await expect(invitee.getByText("Only an owner can rename or delete this workspace.")).toBeVisible();
+      await expect(invitee.getByRole("link", { name: "Leave workspace" })).toBeVisible();
+      await expect(invitee.getByRole("navigation", { name: "Workspace settings" }).getByRole("link")).toHaveText(["General"]);
 
       // Back as the owner: the new member is listed, the invitation is no longer pending.
       await page.reload();
@@ -267,17 +284,19 @@ test.describe("accounts", () => {
       await expect(row).toContainText(inviteeEmail);
       await expect(page.getByRole("listitem", { name: inviteeEmail, exact: true })).toHaveCount(0);
       await expect(page.getByText("No invitations are waiting.")).toBeVisible();
-      const role = row.getByLabel("Role for Ivan Invitee");
-      await expect(role).toHaveValue("member");
-
-      await role.selectOption({ label: "Viewer" });
-      await row.getByRole("button", { name: "Change role" }).click();
+      // The role is a menu whose choices are the submit buttons of one form.
+      await expect(row.getByRole("button", { name: "Role for Ivan Invitee: Member" })).toBeVisible();
+      await row.getByRole("button", { name: "Role for Ivan Invitee: Member" }).click();
+      await page.getByRole("form", { name: "Role for Ivan Invitee" }).getByRole("button", { name: "Viewer" }).click();
       await expect(page.getByRole("status")).toHaveText("Role changed.");
       await page.reload();
       await waitForHydration(page, javaScriptEnabled);
-      await expect(page.getByRole("listitem", { name: "Ivan Invitee", exact: true }).getByLabel("Role for Ivan Invitee")).toHaveValue("viewer");
+      await expect(page.getByRole("listitem", { name: "Ivan Invitee", exact: true }).getByRole("button", { name: "Role for Ivan Invitee: Viewer" })).toBeVisible();
 
-      await page.getByRole("listitem", { name: "Ivan Invitee", exact: true }).getByRole("button", { name: "Remove" }).click();
+      // Removing asks first.
+      await page.getByRole("listitem", { name: "Ivan Invitee", exact: true }).getByRole("link", { name: "Remove Ivan Invitee" }).click();
+      await expect(confirmation(page)).toContainText("Remove Ivan Invitee?");
+      await confirmation(page).getByRole("button", { name: "Remove member" }).click();
       await expect(page.getByRole("status")).toHaveText("Member removed.");
       await expect(page.getByRole("listitem", { name: "Ivan Invitee", exact: true })).toHaveCount(0);
       await expect(page.getByRole("heading", { level: 2, name: "Members (1)" })).toBeVisible();
@@ -289,8 +308,8 @@ test.describe("accounts", () => {
       expect(response?.status()).toBe(404);
       await waitForHydration(invitee, javaScriptEnabled);
       await expect(invitee.getByRole("alert")).toContainText("Workspace not found.");
-      await expect(invitee.getByRole("banner").getByRole("link", { name: "Ivan Invitee" })).toBeVisible();
-      await expect(invitee.getByRole("main")).not.toContainText("Team Rocket");
+      await expect(invitee.getByRole("link", { name: "Go to the start page" })).toBeVisible();
+      await expect(invitee.locator("body")).not.toContainText("Team Rocket");
     } finally {
       await inviteeContext.close();
     }
@@ -302,7 +321,7 @@ test.describe("accounts", () => {
     await signUp(page, javaScriptEnabled, { name: "Sam Settings", email, password: goodPassword });
     await expect(page).toHaveURL("/w/new");
 
-    await page.getByRole("banner").getByRole("link", { name: "Sam Settings" }).click();
+    await (await openAccountMenu(page)).getByRole("link", { name: "Settings" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Account settings" })).toBeVisible();
     const name = page.getByLabel("Name", { exact: true });
     await expect(name).toHaveValue("Sam Settings");
@@ -321,7 +340,7 @@ test.describe("accounts", () => {
     await name.fill("Samantha Settings");
     await page.getByRole("button", { name: "Save profile" }).click();
     await expect(page.getByRole("status")).toHaveText("Profile saved.");
-    await expect(page.getByRole("banner").getByRole("link", { name: "Samantha Settings" })).toBeVisible();
+    await expect(signedInAs(page, "Samantha Settings")).toBeVisible();
     await expect(name).toHaveValue("Samantha Settings");
     // The refused attempt's errors are gone after the successful save.
     await expect(formAlert).toHaveCount(0);
@@ -375,7 +394,7 @@ test.describe("accounts", () => {
     await expect(page.getByRole("alert")).toContainText(incorrect);
     await fillSignIn(page, email, newPassword);
     await expect(page.getByRole("heading", { level: 1, name: "Your workspaces" })).toBeVisible();
-    await expect(page.getByRole("banner").getByRole("link", { name: "Samantha Settings" })).toBeVisible();
+    await expect(signedInAs(page, "Samantha Settings")).toBeVisible();
   });
 
   test("sign out other sessions ends the session in another browser", async ({ page, browser, cairn, javaScriptEnabled }, testInfo) => {
@@ -387,14 +406,17 @@ test.describe("accounts", () => {
     try {
       const other = await otherContext.newPage();
       await signIn(other, javaScriptEnabled, email, goodPassword);
-      await expect(other.getByRole("banner").getByRole("link", { name: "Sid Sessions" })).toBeVisible();
+      await expect(signedInAs(other, "Sid Sessions")).toBeVisible();
 
       await page.goto("/settings/sessions");
       await waitForHydration(page, javaScriptEnabled);
       const sessions = page.getByRole("main").getByRole("listitem").filter({ hasText: "last active" });
       await expect(sessions).toHaveCount(2);
       await expect(sessions.filter({ hasText: "This session" })).toHaveCount(1);
-      await page.getByRole("button", { name: "Sign out other sessions" }).click();
+      // Asked first: a dialog with JavaScript, a page without.
+      await page.getByRole("link", { name: "Sign out other sessions" }).click();
+      await expect(confirmation(page)).toContainText("Sign out the other session?");
+      await confirmation(page).getByRole("button", { name: "Sign out other sessions" }).click();
       await expect(page.getByRole("status")).toHaveText("Signed out 1 other session.");
       await expect(sessions).toHaveCount(1);
       await expect(page.getByText("No other session is active.")).toBeVisible();

@@ -1,5 +1,5 @@
 import type { TestInfo } from "@playwright/test";
-import { goodPassword, signUp, uniqueEmail } from "./accounts-helpers";
+import { goodPassword, openAccountMenu, signUp, uniqueEmail } from "./accounts-helpers";
 import { describeFindings, scan } from "./axe";
 import { expect, runCairn, test, waitForHydration } from "./fixtures";
 import { hidePage, isBeacon } from "./monitoring-helpers";
@@ -20,7 +20,7 @@ test("“Send a test error” shows a digest that the admin screen finds again",
     await expect(page.getByRole("heading", { level: 1, name: "Create workspace" })).toBeVisible();
     await waitForHydration(page, javaScriptEnabled);
 
-    await page.getByRole("banner").getByRole("link", { name: "Admin", exact: true }).click();
+    await (await openAccountMenu(page)).getByRole("link", { name: "Admin", exact: true }).click();
     await expect(page).toHaveURL("/admin/monitoring");
     await expect(page.getByRole("region", { name: "Server errors" })).toContainText("No unexpected server error has been recorded.");
 

@@ -357,7 +357,9 @@ test.describe("issues", () => {
 
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Settings" }).click();
     await expect(page).toHaveURL(`${base}/settings`);
-    await page.getByRole("button", { name: "Archive project" }).click();
+    // Archiving asks first: a dialog with JavaScript, a page without.
+    await page.getByRole("link", { name: "Archive project" }).click();
+    await page.getByRole("dialog").or(page.getByRole("alertdialog")).getByRole("button", { name: "Archive project" }).click();
     await expect(page.getByRole("status")).toHaveText("Project archived: it is now read-only.");
     await expect(page.getByText("Archived — read-only")).toBeVisible();
     await expect(page.getByRole("button", { name: "Unarchive project" })).toBeVisible();

@@ -107,7 +107,10 @@ describe.each(testDialects)("labels over HTTP on %s", (dialect) => {
     expect(row).toMatch(/<label[^>]*>Label name<\/label>/);
     expect(row).toMatch(/<label[^>]*>Color<\/label>/);
     expect(row).toMatch(/<button[^>]*value="update"[^>]*>Save<\/button>/);
-    expect(row).toMatch(/<button[^>]*value="delete"[^>]*>Delete<\/button>/);
+    // The row is one line whose edit form opens in place; deleting asks first, so the row has no delete button.
+    expect(row).toMatch(/<summary[^>]*aria-label="Edit label Bug"/);
+    expect(row).not.toMatch(/value="delete"/);
+    expect(row).toContain(`href="${labelsPath}?confirm=delete-label-${id}"`);
     // The create form starts empty again.
     expect(inputValue(html, "create-label-name")).toBeUndefined();
   });
@@ -190,8 +193,15 @@ describe.each(testDialects)("labels over HTTP on %s", (dialect) => {
     expect(labelRow(await (await owner.get("/w/other/settings/labels")).text(), "Theirs")).toBeDefined();
   });
 
-  it("deletes a label", async () => {
+  it("asks before deleting a label, on a page of its own without JavaScript, then deletes it", async () => {
     const docs = labelIdOf(await page(), "Documentation");
+    const asking = await owner.get(`${labelsPath}?confirm=delete-label-${docs}`);
+    expect(asking.status).toBe(200);
+    const question = /<section role="alertdialog"[\s\S]*?<\/section>/.exec(await asking.text())?.[0];
+    expect(question).toContain("Delete the label Documentation?");
+    expect(question).toMatch(new RegExp(`name="labelId" value="${docs}"`));
+    expect(question).toMatch(/<button[^>]*value="delete"[^>]*>Delete label<\/button>/);
+    expect(question).toContain(`href="${labelsPath}"`);
     const html = await submit({ intent: "delete", labelId: String(docs) });
     expect(html).toContain("Label deleted.");
     expect(labelRow(html, "Documentation")).toBeUndefined();

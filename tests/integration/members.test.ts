@@ -8,6 +8,7 @@ import {
   listMembers,
   memberCount,
   onlyOwnersMessage,
+  ownerCount,
   removeMember,
   type MembershipChange,
 } from "~/workspaces/members.server";
@@ -129,8 +130,12 @@ describe.each(testDialects)("members on %s", (dialect) => {
     });
 
     it("can step down, or leave, once there is a second owner", async () => {
+      // The settings page counts the owners to tell the only one why they cannot leave.
+      expect(await ownerCount(db, workspaceId)).toBe(1);
       expect(await change("owner", admin, "owner")).toEqual({ ok: true });
       expect(await roleOf(admin)).toBe("owner");
+      expect(await ownerCount(db, workspaceId)).toBe(2);
+      expect(await ownerCount(db, otherWorkspaceId)).toBe(1);
 
       expect(await change("owner", owner, "member")).toEqual({ ok: true });
       expect(await roleOf(owner)).toBe("member");

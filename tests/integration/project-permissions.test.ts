@@ -171,7 +171,8 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
 
   async function projectName(): Promise<string | undefined> {
     const html = must(await as("owner").get("/w/acme/p/WEB/issues"), 200, "the owner reads WEB").body;
-    return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
+    // The header's heading is the project's name, then its key in a span of its own.
+    return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<span[\s\S]*?<\/span>|<!-- -->/g, "").trim();
   }
 
   async function isArchived(): Promise<boolean> {

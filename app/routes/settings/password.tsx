@@ -5,6 +5,7 @@ import { requireUser } from "~/auth/authorization.server";
 import { type PasswordChangeForm, passwordChangeSchema, wrongCurrentPasswordMessage } from "~/auth/forms.server";
 import { passwordProblem } from "~/auth/password.server";
 import { deleteOtherSessions } from "~/auth/sessions.server";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
@@ -17,6 +18,8 @@ export function loader(args: Route.LoaderArgs) {
   requireUser(args);
   return null;
 }
+
+export const meta: Route.MetaFunction = () => pageTitle("Password", "Account settings");
 
 export async function action(args: Route.ActionArgs) {
   const user = requireUser(args);
@@ -41,7 +44,7 @@ export async function action(args: Route.ActionArgs) {
 export default function Password({ actionData }: Route.ComponentProps) {
   const [form, fields] = useRouteForm<PasswordChangeForm>({ lastResult: actionData });
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
+    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
       <FormSummary form={form} />
       <TextField label="Current password" meta={fields.currentPassword} type="password" autoComplete="current-password" />
       <TextField

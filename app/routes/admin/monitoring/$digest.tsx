@@ -1,6 +1,9 @@
 import { data, Link } from "react-router";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
+import type { ReactNode } from "react";
+import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { RelativeTime } from "~/components/time";
 import { appContext } from "~/host/app-context.server";
 import { findErrorGroup, normaliseDigest } from "~/monitoring/dashboard.server";
 import type { Route } from "./+types/$digest";
@@ -14,11 +17,11 @@ export async function loader(args: Route.LoaderArgs) {
   return { error };
 }
 
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+export const meta: Route.MetaFunction = ({ loaderData, params }) => pageTitle(`Error ${loaderData?.error.digest ?? params.digest.slice(0, 20)}`, "Monitoring");
 
 export default function ErrorDetail({ loaderData }: Route.ComponentProps) {
   const { error } = loaderData;
-  const facts: [string, string][] = [
+  const facts: [string, ReactNode][] = [
     ["Digest", error.digest ?? ""],
     ["Where", error.kind === "server_error" ? "Server" : "Browser"],
     ["Route", error.route ?? "—"],
@@ -27,8 +30,8 @@ export default function ErrorDetail({ loaderData }: Route.ComponentProps) {
     ["User", error.user_name ? `${error.user_name} <${error.user_email}>` : "Not signed in"],
     ["Browser", error.user_agent ?? "—"],
     ["Count", String(error.count)],
-    ["First seen", `${dateTime.format(new Date(error.first_seen))} UTC`],
-    ["Last seen", `${dateTime.format(new Date(error.last_seen))} UTC`],
+    ["First seen", <RelativeTime at={error.first_seen} />],
+    ["Last seen", <RelativeTime at={error.last_seen} />],
   ];
   return (
     <article aria-labelledby="error-message">

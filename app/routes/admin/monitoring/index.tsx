@@ -1,9 +1,11 @@
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
+import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FilterSelect } from "~/components/filter-select";
 import { SubmitButton } from "~/components/forms";
+import { RelativeTime } from "~/components/time";
 import { type DailyPercentile, WebVitalChart, WebVitalValue } from "~/components/web-vitals";
 import { queryText } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
@@ -74,6 +76,8 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+export const meta: Route.MetaFunction = () => pageTitle("Monitoring");
+
 const testErrorSchema = z.object({ intent: z.literal("test-error") });
 
 /** Thrown on purpose, handled like any unexpected error: logged, recorded, answered with its digest. */
@@ -88,19 +92,18 @@ export async function action(args: Route.ActionArgs) {
   throw new MonitoringTestError("Test error sent from /admin/monitoring to check the digest path.");
 }
 
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const linkClass = "text-indigo-700 hover:underline dark:text-indigo-300";
 const tableClass = "w-full border-collapse text-left text-sm";
 const headClass = "border-b border-zinc-200 py-2 pr-3 font-medium dark:border-zinc-800";
 const cellClass = "border-b border-zinc-100 py-2 pr-3 align-top dark:border-zinc-900";
-const inputClass = "rounded border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900";
+const inputClass = "h-7 rounded-md border border-zinc-300 bg-white px-2 dark:border-zinc-700 dark:bg-zinc-900";
 
 type ErrorGroups = Route.ComponentProps["loaderData"]["serverErrors"];
 
 function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: string; empty: string; errors: ErrorGroups }) {
   return (
     <section aria-labelledby={id} className="mt-10">
-      <h2 id={id} className="text-lg font-semibold">
+      <h2 id={id} className="text-base font-semibold">
         {title}
       </h2>
       {errors.groups.length === 0 ? (
@@ -112,7 +115,8 @@ function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: stri
               ? `The ${errors.groups.length} most recent of ${errors.total} groups.`
               : `${errors.total} ${errors.total === 1 ? "group" : "groups"}, the most recent first.`}
           </p>
-          <div className="mt-2 overflow-x-auto">
+          {/* Scrolls sideways on a phone: focusable, so that a keyboard can scroll it too. */}
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label={`${title}, table`}>
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -120,8 +124,8 @@ function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: stri
                   <th scope="col" className={headClass}>Error</th>
                   <th scope="col" className={headClass}>Route</th>
                   <th scope="col" className={`${headClass} text-right`}>Count</th>
-                  <th scope="col" className={headClass}>First seen (UTC)</th>
-                  <th scope="col" className={headClass}>Last seen (UTC)</th>
+                  <th scope="col" className={headClass}>First seen</th>
+                  <th scope="col" className={headClass}>Last seen</th>
                 </tr>
               </thead>
               <tbody>
@@ -138,8 +142,12 @@ function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: stri
                       {group.route}
                     </td>
                     <td className={`${cellClass} text-right tabular-nums`}>{group.count}</td>
-                    <td className={`${cellClass} whitespace-nowrap`}>{dateTime.format(new Date(group.first_seen))}</td>
-                    <td className={`${cellClass} whitespace-nowrap`}>{dateTime.format(new Date(group.last_seen))}</td>
+                    <td className={`${cellClass} whitespace-nowrap`}>
+                      <RelativeTime at={group.first_seen} />
+                    </td>
+                    <td className={`${cellClass} whitespace-nowrap`}>
+                      <RelativeTime at={group.last_seen} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -172,7 +180,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
               className={`mt-1 w-40 font-mono ${inputClass}`}
             />
           </label>
-          <button type="submit" className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900">
+          <button type="submit" className={secondaryButtonClass}>
             Look up
           </button>
         </Form>
@@ -192,7 +200,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
       <ErrorGroupTable id="client-errors" title="Browser errors" empty="No browser has reported an error." errors={clientErrors} />
 
       <section aria-labelledby="web-vitals" className="mt-10">
-        <h2 id="web-vitals" className="text-lg font-semibold">
+        <h2 id="web-vitals" className="text-base font-semibold">
           Web vitals
         </h2>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
@@ -201,7 +209,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
         {vitalsByRoute.length === 0 ? (
           <p className="mt-2 text-zinc-700 dark:text-zinc-300">No browser has reported web vitals in that time.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label="Web vitals by route, table">
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -247,7 +255,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
             options={[{ value: "", label: "All routes" }, ...chart.routes.map((route) => ({ value: route, label: route }))]}
             className={`mt-1 ${inputClass}`}
           />
-          <button type="submit" className="rounded border border-zinc-300 px-4 py-2 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900">
+          <button type="submit" className={secondaryButtonClass}>
             Show
           </button>
         </Form>

@@ -1,23 +1,29 @@
 import { type SubmissionResult, getFormProps } from "@conform-to/react";
-import { data, Form, redirect } from "react-router";
+import { ChevronDown } from "lucide-react";
+import { data, Form, redirect, useLocation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
+import { pageTitle } from "~/components/app-shell";
+import { ConfirmAction } from "~/components/confirm";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
 import { LabelChip } from "~/components/label-chip";
+import { dangerButtonClass, rowActionClass, SettingsSection, settingsListClass } from "~/components/settings-sections";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { type LabelForm, labelsSchema } from "~/labels/forms.server";
 import { createLabel, deleteLabel, type LabelProblem, listLabels, maxLabelsPerWorkspace, updateLabel } from "~/labels/labels.server";
-import { labelColorLabels, labelColors } from "~/labels/palette";
+import { type LabelColor, labelColorLabels, labelColors } from "~/labels/palette";
 import type { Route } from "./+types/labels";
 
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireWorkspace(args, "labels:manage");
   const { db } = args.context.get(appContext);
-  return { labels: await listLabels(db, workspace.id), max: maxLabelsPerWorkspace };
+  return { workspaceName: workspace.name, labels: await listLabels(db, workspace.id), max: maxLabelsPerWorkspace };
 }
+
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Labels", loaderData?.workspaceName);
 
 export async function action(args: Route.ActionArgs) {
   const { workspace } = await requireWorkspace(args, "labels:manage");
@@ -66,54 +72,83 @@ export default function Labels({ loaderData, actionData }: Route.ComponentProps)
 
   return (
     <div className="space-y-10">
-      <section aria-labelledby="labels-title">
-        <h2 id="labels-title" className="text-lg font-semibold">
-          {`Labels (${labels.length} of ${max})`}
-        </h2>
+      <SettingsSection id="labels-title" title={`Labels (${labels.length} of ${max})`} description="Press a label to rename it, recolor it or delete it.">
         {labels.length ? (
-          <ul className="mt-3 divide-y divide-zinc-200 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          <ul className={settingsListClass}>
             {labels.map((label) => (
               // A saved change remounts the row, so that its form starts again from the stored values.
               <LabelRow key={`${label.id}:${label.updated_at}`} label={label} lastResult={resultFor(label.id)} />
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-zinc-700 dark:text-zinc-300">No labels yet.</p>
+          <p className="text-zinc-700 dark:text-zinc-300">No labels yet. Labels sort issues across projects: create the first one below.</p>
         )}
-      </section>
+      </SettingsSection>
 
-      <section aria-labelledby="create-label-title" className="max-w-xl">
-        <h2 id="create-label-title" className="text-lg font-semibold">
-          Create label
-        </h2>
+      <SettingsSection id="create-label-title" title="Create label">
         <CreateLabelForm lastResult={lastIntent === "create" ? lastResult : undefined} />
-      </section>
+      </SettingsSection>
     </div>
   );
 }
 
+/**
+ * One line per label (its chip and color); pressing it opens its edit form in place (a `<details>`,
+ * so it opens without JavaScript). The form stays open while it shows a refusal or a question.
+ */
 function LabelRow({ label, lastResult }: { label: { id: number; name: string; color: string }; lastResult: LastResult | undefined }) {
   const [form, fields] = useRouteForm<LabelForm>({ id: `label-${label.id}`, lastResult, defaultValue: { name: label.name, color: label.color } });
+  const deleteName = `delete-label-${label.id}`;
+  const asked = new URLSearchParams(useLocation().search).get("confirm") === deleteName;
   return (
-    <li aria-label={label.name} className="px-4 py-3">
-      <LabelChip name={label.name} color={label.color} />
-      <Form method="post" {...getFormProps(form)} aria-label={`Edit label ${label.name}`} className="mt-3 space-y-3">
-        <FormSummary form={form} />
-        <input type="hidden" name="labelId" value={label.id} />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField label="Label name" meta={fields.name} autoComplete="off" />
-          <SelectField label="Color" meta={fields.color} options={colorOptions} />
+    <li aria-label={label.name}>
+      <details open={asked || lastResult !== undefined || undefined} className="group">
+        <summary
+          aria-label={`Edit label ${label.name}`}
+          className="flex min-h-10 cursor-pointer list-none items-center gap-3 px-3 py-1.5 hover:bg-zinc-50 dark:hover:bg-zinc-900 [&::-webkit-details-marker]:hidden"
+        >
+          <LabelChip name={label.name} color={label.color} />
+          <span className="flex-1" />
+          <span className="text-[13px] text-zinc-600 dark:text-zinc-400">{labelColorLabels[label.color as LabelColor] ?? label.color}</span>
+          <span className={rowActionClass} aria-hidden="true">
+            Edit <ChevronDown size={14} className="transition-transform group-open:rotate-180" />
+          </span>
+        </summary>
+        <div className="border-t border-zinc-200 px-3 py-3 dark:border-zinc-800">
+          <Form method="post" {...getFormProps(form)} aria-label={`Label ${label.name}`} className="space-y-3">
+            <FormSummary form={form} />
+            <input type="hidden" name="labelId" value={label.id} />
+            <div className="grid gap-3 sm:grid-cols-[1fr_10rem]">
+              <TextField label="Label name" meta={fields.name} autoComplete="off" />
+              <SelectField label="Color" meta={fields.color} options={colorOptions} />
+            </div>
+          </Form>
+          {/* Save belongs to the form above (`form`), so that Delete, a form of its own, can sit on its line. */}
+          <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+            <SubmitButton form={form.id} name="intent" value="update" match={{ labelId: label.id }} variant="secondary" pendingText="Saving…">
+              Save
+            </SubmitButton>
+            <ConfirmAction
+              name={deleteName}
+              label={
+                <>
+                  Delete<span className="sr-only"> label {label.name}</span>
+                </>
+              }
+              title={`Delete the label ${label.name}?`}
+              message="It is taken off every issue that has it. This cannot be undone."
+              triggerClassName={dangerButtonClass}
+            >
+              <Form method="post">
+                <input type="hidden" name="labelId" value={label.id} />
+                <button type="submit" name="intent" value="delete" className={dangerButtonClass}>
+                  Delete label
+                </button>
+              </Form>
+            </ConfirmAction>
+          </div>
         </div>
-        <div className="flex gap-2">
-          {/* First, so that Enter in the name field saves. */}
-          <SubmitButton name="intent" value="update" match={{ labelId: label.id }} variant="secondary" pendingText="Saving…">
-            Save
-          </SubmitButton>
-          <SubmitButton name="intent" value="delete" match={{ labelId: label.id }} variant="danger" pendingText="Deleting…">
-            Delete
-          </SubmitButton>
-        </div>
-      </Form>
+      </details>
     </li>
   );
 }
@@ -121,10 +156,12 @@ function LabelRow({ label, lastResult }: { label: { id: number; name: string; co
 function CreateLabelForm({ lastResult }: { lastResult: LastResult | undefined }) {
   const [form, fields] = useRouteForm<LabelForm>({ id: "create-label", lastResult, defaultValue: { color: labelColors[0] } });
   return (
-    <Form method="post" {...getFormProps(form)} aria-labelledby="create-label-title" className="mt-3 space-y-4">
+    <Form method="post" {...getFormProps(form)} aria-labelledby="create-label-title" className="space-y-3">
       <FormSummary form={form} />
-      <TextField label="Label name" meta={fields.name} autoComplete="off" />
-      <SelectField label="Color" meta={fields.color} options={colorOptions} />
+      <div className="grid gap-3 sm:grid-cols-[1fr_10rem]">
+        <TextField label="Label name" meta={fields.name} autoComplete="off" />
+        <SelectField label="Color" meta={fields.color} options={colorOptions} />
+      </div>
       <SubmitButton name="intent" value="create" pendingText="Creating…">
         Create label
       </SubmitButton>

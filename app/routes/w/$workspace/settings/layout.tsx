@@ -2,31 +2,33 @@ import { Outlet } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/layout";
 
-/** Workspace settings are for admins and owners. */
+/** Every member may open General (to leave); Members and Labels are for admins and owners (their loaders check). */
 export async function loader(args: Route.LoaderArgs) {
-  const { workspace } = await requireWorkspace(args, "members:manage");
-  return { slug: workspace.slug, name: workspace.name };
+  const { workspace } = await requireWorkspace(args);
+  return { slug: workspace.slug, name: workspace.name, canManage: can(workspace.role, "members:manage") };
 }
 
 export default function WorkspaceSettings({ loaderData }: Route.ComponentProps) {
-  const base = `/w/${loaderData.slug}/settings`;
+  const { slug, name, canManage } = loaderData;
+  const base = `/w/${slug}/settings`;
+  const tabs = [
+    { to: base, label: "General", end: true },
+    ...(canManage
+      ? [
+          { to: `${base}/members`, label: "Members" },
+          { to: `${base}/labels`, label: "Labels" },
+        ]
+      : []),
+  ];
   return (
     <>
       <ContentHeader
-        crumbs={[{ label: loaderData.name, to: `/w/${loaderData.slug}` }]}
+        crumbs={[{ label: name, to: `/w/${slug}` }]}
         title="Workspace settings"
-        tabs={
-          <ViewTabs
-            label="Workspace settings"
-            tabs={[
-              { to: base, label: "General", end: true },
-              { to: `${base}/members`, label: "Members" },
-              { to: `${base}/labels`, label: "Labels" },
-            ]}
-          />
-        }
+        tabs={<ViewTabs label="Workspace settings" tabs={tabs} />}
       />
       <PageBody narrow>
         <Outlet />

@@ -1,8 +1,16 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, redirect } from "react-router";
+import { ChevronDown } from "lucide-react";
+import { data, Form, redirect, useFetcher } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
+import { pageTitle } from "~/components/app-shell";
+import { Avatar } from "~/components/avatar";
+import { ConfirmAction } from "~/components/confirm";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
+import { ChoiceForm, PopoverMenu, useChoice } from "~/components/menu";
+import { dangerButtonClass, rowActionClass, SettingsSection, settingsListClass, settingsRowClass } from "~/components/settings-sections";
+import { RelativeTime } from "~/components/time";
+import { TimeUntil } from "~/components/time-until";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -18,8 +26,10 @@ export async function loader(args: Route.LoaderArgs) {
   const { db } = args.context.get(appContext);
   const now = new Date();
   const [members, invitations] = await Promise.all([listMembers(db, workspace.id), listPendingInvitations(db, workspace.id, now)]);
-  return { members, invitations, myId: user.id, isOwner: can(workspace.role, "owners:manage") };
+  return { workspaceName: workspace.name, members, invitations, myId: user.id, isOwner: can(workspace.role, "owners:manage") };
 }
+
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Members", loaderData?.workspaceName);
 
 export async function action(args: Route.ActionArgs) {
   const { user, workspace } = await requireWorkspace(args, "members:manage");
@@ -68,7 +78,11 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
+type Member = Route.ComponentProps["loaderData"]["members"][number];
+type Invitation = Route.ComponentProps["loaderData"]["invitations"][number];
+
+const refusalClass =
+  "rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100";
 
 export default function Members({ loaderData, actionData }: Route.ComponentProps) {
   const { members, invitations, myId, isOwner } = loaderData;
@@ -81,100 +95,145 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-10">
       {refusal ? (
-        <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+        <p role="alert" className={refusalClass}>
           {refusal}
         </p>
       ) : null}
 
-      <section aria-labelledby="members-title">
-        <h2 id="members-title" className="text-lg font-semibold">
-          Members ({members.length})
-        </h2>
-        <ul className="mt-3 divide-y divide-zinc-200 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
-          {members.map((member) => {
-            const manageable = isOwner || member.role !== "owner";
-            return (
-              <li key={member.userId} aria-label={member.name} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-                <div>
-                  <p className="font-medium">
-                    {member.name} {member.userId === myId ? <span className="text-sm text-zinc-600 dark:text-zinc-400">(you)</span> : null}
-                  </p>
-                  <p className="text-sm text-zinc-600 dark:text-zinc-400">{member.email}</p>
-                </div>
-                {manageable ? (
-                  <Form method="post" className="flex items-center gap-2">
-                    <input type="hidden" name="userId" value={member.userId} />
-                    <label className="sr-only" htmlFor={`role-${member.userId}`}>
-                      Role for {member.name}
-                    </label>
-                    <select
-                      id={`role-${member.userId}`}
-                      name="role"
-                      defaultValue={member.role}
-                      className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-                    >
-                      {roleOptions.map((option) => (
-                        <option key={option.value} value={option.value}>
-                          {option.label}
-                        </option>
-                      ))}
-                    </select>
-                    <SubmitButton name="intent" value="change-role" match={{ userId: member.userId }} variant="secondary">
-                      Change role
-                    </SubmitButton>
-                    <SubmitButton name="intent" value="remove" match={{ userId: member.userId }} variant="secondary">
-                      {member.userId === myId ? "Leave" : "Remove"}
-                    </SubmitButton>
-                  </Form>
-                ) : (
-                  <span className="text-sm">{roleLabels[member.role as Role]}</span>
-                )}
-              </li>
-            );
-          })}
+      <SettingsSection id="members-title" title={`Members (${members.length})`}>
+        <ul className={settingsListClass}>
+          {members.map((member) => (
+            <MemberRow key={member.userId} member={member} isMe={member.userId === myId} manageable={isOwner || member.role !== "owner"} roleOptions={roleOptions} />
+          ))}
         </ul>
-      </section>
+      </SettingsSection>
 
-      <section aria-labelledby="invite-title" className="max-w-xl">
-        <h2 id="invite-title" className="text-lg font-semibold">
-          Invite member
-        </h2>
-        <Form method="post" {...getFormProps(inviteForm)} className="mt-3 space-y-4">
+      <SettingsSection id="invite-title" title="Invite member" description="They get a link to join, valid for 7 days.">
+        <Form method="post" {...getFormProps(inviteForm)} aria-labelledby="invite-title" className="space-y-3">
           <FormSummary form={inviteForm} />
-          <TextField label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
-          <SelectField label="Role" meta={inviteFields.role} options={roleOptions} />
+          <div className="grid items-start gap-3 sm:grid-cols-[1fr_10rem]">
+            <TextField label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
+            <SelectField label="Role" meta={inviteFields.role} options={roleOptions} />
+          </div>
           <SubmitButton name="intent" value="invite" pendingText="Inviting…">
             Invite member
           </SubmitButton>
         </Form>
-      </section>
+      </SettingsSection>
 
-      <section aria-labelledby="invitations-title">
-        <h2 id="invitations-title" className="text-lg font-semibold">
-          Pending invitations
-        </h2>
+      <SettingsSection id="invitations-title" title="Pending invitations">
         {invitations.length ? (
-          <ul className="mt-3 divide-y divide-zinc-200 rounded border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          <ul className={settingsListClass}>
             {invitations.map((invitation) => (
-              <li key={invitation.id} aria-label={invitation.email} className="flex items-center justify-between gap-3 px-4 py-3">
-                <p>
-                  {invitation.email} · {roleLabels[invitation.role as Role]}{" "}
-                  <span className="text-sm text-zinc-600 dark:text-zinc-400">· expires {dateFormat.format(new Date(invitation.expires_at))}</span>
-                </p>
-                <Form method="post">
-                  <input type="hidden" name="invitationId" value={invitation.id} />
-                  <SubmitButton name="intent" value="revoke" match={{ invitationId: invitation.id }} variant="secondary">
-                    Revoke
-                  </SubmitButton>
-                </Form>
-              </li>
+              <InvitationRow key={invitation.id} invitation={invitation} />
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-zinc-700 dark:text-zinc-300">No invitations are waiting.</p>
+          <p className="text-zinc-700 dark:text-zinc-300">No invitations are waiting.</p>
         )}
-      </section>
+      </SettingsSection>
     </div>
+  );
+}
+
+/** A member: who, since when, their role as a menu, and Remove (asked first). Leaving is on the General page. */
+function MemberRow({ member, isMe, manageable, roleOptions }: { member: Member; isMe: boolean; manageable: boolean; roleOptions: { value: string; label: string }[] }) {
+  const fetcherKey = `role-${member.userId}`;
+  const role = useChoice(fetcherKey, "role", member.role) as Role;
+  const refusal = useFetcher<{ refusal?: string }>({ key: fetcherKey }).data?.refusal;
+  return (
+    <li aria-label={member.name} className={settingsRowClass}>
+      <Avatar user={{ id: member.userId, name: member.name }} size="md" decorative />
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-medium">
+          {member.name} {isMe ? <span className="font-normal text-zinc-600 dark:text-zinc-400">(you)</span> : null}
+        </p>
+        <p className="truncate text-[13px] text-zinc-600 dark:text-zinc-400">
+          {member.email} · joined <RelativeTime at={member.created_at} />
+        </p>
+        {refusal ? (
+          <p role="alert" className="text-[13px] text-red-700 dark:text-red-400">
+            {refusal}
+          </p>
+        ) : null}
+      </div>
+      {manageable ? (
+        <PopoverMenu
+          label={`Role for ${member.name}: ${roleLabels[role]}`}
+          triggerClassName={rowActionClass}
+          trigger={
+            <>
+              {roleLabels[role]} <ChevronDown size={14} aria-hidden="true" />
+            </>
+          }
+        >
+          {(close) => (
+            <ChoiceForm
+              fetcherKey={fetcherKey}
+              title={`Role for ${member.name}`}
+              name="role"
+              current={role}
+              choices={roleOptions}
+              hidden={{ intent: "change-role", userId: member.userId }}
+              onSubmitted={close}
+            />
+          )}
+        </PopoverMenu>
+      ) : (
+        <span className="px-2 text-[13px] font-medium text-zinc-700 dark:text-zinc-300">{roleLabels[member.role as Role]}</span>
+      )}
+      {manageable && !isMe ? (
+        <ConfirmAction
+          name={`remove-${member.userId}`}
+          label={
+            <>
+              Remove<span className="sr-only"> {member.name}</span>
+            </>
+          }
+          title={`Remove ${member.name}?`}
+          message={`${member.name} loses access to this workspace's projects and issues. You can invite them again later.`}
+          triggerClassName={rowActionClass}
+        >
+          <Form method="post">
+            <input type="hidden" name="userId" value={member.userId} />
+            <button type="submit" name="intent" value="remove" className={dangerButtonClass}>
+              Remove member
+            </button>
+          </Form>
+        </ConfirmAction>
+      ) : null}
+    </li>
+  );
+}
+
+function InvitationRow({ invitation }: { invitation: Invitation }) {
+  return (
+    <li aria-label={invitation.email} className={settingsRowClass}>
+      <div className="min-w-0 flex-1">
+        <p className="truncate">{invitation.email}</p>
+        <p className="text-[13px] text-zinc-600 dark:text-zinc-400">
+          {roleLabels[invitation.role as Role]} · sent <RelativeTime at={invitation.created_at} /> · expires <TimeUntil at={invitation.expires_at} />
+        </p>
+      </div>
+      <ConfirmAction
+        name={`revoke-${invitation.id}`}
+        label={
+          <>
+            Revoke<span className="sr-only"> the invitation for {invitation.email}</span>
+          </>
+        }
+        title={`Revoke the invitation for ${invitation.email}?`}
+        message="Its link stops working. You can invite them again later."
+        triggerClassName={rowActionClass}
+      >
+        <Form method="post">
+          <input type="hidden" name="invitationId" value={invitation.id} />
+          <button type="submit" name="intent" value="revoke" className={dangerButtonClass}>
+            Revoke invitation
+          </button>
+        </Form>
+      </ConfirmAction>
+    </li>
   );
 }
 
