@@ -71,3 +71,16 @@ export function RouteErrorBoundary({ digestHref }: { digestHref?: (digest: strin
     </section>
   );
 }
+
+/**
+ * The boundary of a layout that draws the app shell (workspace, account settings, admin): when its
+ * own loader refuses (a workspace one is not a member of is a 404), there is no sidebar to draw, so
+ * the page is the message in a main landmark, with its way back.
+ */
+export function ShellErrorBoundary() {
+  return (
+    <main id="main" className="px-4">
+      <RouteErrorBoundary />
+    </main>
+  );
+}

@@ -146,7 +146,7 @@ export function IssueFilterBar({
           />
         </label>
         {filters.refusedQuery ? (
-          <span id="issue-search-error" role="alert" className="text-xs text-red-700 dark:text-red-400">
+          <span id="issue-search-error" className="text-xs text-red-700 dark:text-red-400">
             {filters.refusedQuery.message}
           </span>
         ) : null}

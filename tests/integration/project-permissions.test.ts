@@ -156,16 +156,22 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
     return id;
   }
 
-  /** The issue id, version and status of one row of the issue list, from its quick-status form. */
+  /**
+   * The issue id, version and status of one row of the issue list: the id from its status menu's link
+   * (`?menu=status-<id>`), the version and status from that menu's form, opened as a browser without
+   * JavaScript opens it.
+   */
   async function listRow(number: number) {
-    const html = must(await as("owner").get("/w/acme/p/WEB/issues?sort=number"), 200, "the owner reads the list").body;
-    const row = [...html.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!).find((r) => r.includes(`>WEB-${number}<`));
+    const list = "/w/acme/p/WEB/issues?sort=number";
+    const html = must(await as("owner").get(list), 200, "the owner reads the list").body;
+    const row = [...html.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[1]!).find((r) => r.includes(`>WEB-${number}<`));
     if (!row) throw new Error(`no row WEB-${number}`);
-    const select = /<select name="status"[^>]*>([\s\S]*?)<\/select>/.exec(row)?.[1] ?? "";
+    const issueId = /menu=status-(\d+)/.exec(row)?.[1] ?? "";
+    const menu = must(await as("owner").get(`${list}&menu=status-${issueId}`), 200, "the owner opens the status menu").body;
     return {
-      issueId: /name="issueId" value="(\d+)"/.exec(row)?.[1] ?? "",
-      version: /name="version" value="(\d+)"/.exec(row)?.[1] ?? "",
-      status: /<option value="(\w+)" selected="">/.exec(select)?.[1],
+      issueId,
+      version: /name="version" value="(\d+)"/.exec(menu)?.[1] ?? "",
+      status: /name="status" value="(\w+)" aria-current="true"/.exec(menu)?.[1],
     };
   }
 

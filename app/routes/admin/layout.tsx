@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
 import { AccountSidebar } from "~/components/account-sidebar";
 import { AppShell, appShellHandle, ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
-import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ShellErrorBoundary } from "~/components/error-boundary";
 import type { Route } from "./+types/layout";
 
 /** /admin is the instance admin's (docs/product.md, Roles); to anyone else it does not exist. */
@@ -24,4 +24,4 @@ export default function Admin() {
   );
 }
 
-export const ErrorBoundary = RouteErrorBoundary;
+export const ErrorBoundary = ShellErrorBoundary;

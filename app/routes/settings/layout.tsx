@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { AccountSidebar } from "~/components/account-sidebar";
 import { AppShell, appShellHandle, ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
-import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ShellErrorBoundary } from "~/components/error-boundary";
 import type { Route } from "./+types/layout";
 
 export function loader(args: Route.LoaderArgs) {
@@ -35,4 +35,4 @@ export default function AccountSettings() {
   );
 }
 
-export const ErrorBoundary = RouteErrorBoundary;
+export const ErrorBoundary = ShellErrorBoundary;

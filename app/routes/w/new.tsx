@@ -3,7 +3,7 @@ import { data, Form, redirect } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { AccountSidebar } from "~/components/account-sidebar";
 import { AppShell, appShellHandle, pageTitle } from "~/components/app-shell";
-import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ShellErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
@@ -51,4 +51,4 @@ export default function NewWorkspace({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const ErrorBoundary = RouteErrorBoundary;
+export const ErrorBoundary = ShellErrorBoundary;

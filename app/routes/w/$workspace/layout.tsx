@@ -2,7 +2,7 @@ import { ChevronDown, CircleUser, Plus, Search, Settings } from "lucide-react";
 import { data, Form, Link, Outlet, redirect } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
 import { requireWorkspace } from "~/auth/authorization.server";
-import { RouteErrorBoundary } from "~/components/error-boundary";
+import { ShellErrorBoundary } from "~/components/error-boundary";
 import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
 import { AccountMenu, AppShell, appShellHandle, SidebarLink } from "~/components/app-shell";
 import { menuItemClass, PopoverMenu } from "~/components/menu";
@@ -159,4 +159,4 @@ function WorkspaceSwitcher({ workspace, otherWorkspaces }: { workspace: { slug: 
   );
 }
 
-export const ErrorBoundary = RouteErrorBoundary;
+export const ErrorBoundary = ShellErrorBoundary;
