@@ -298,8 +298,15 @@ function formsOf(site: Site): FormTarget[] {
     owner(issue, { intent: "comment", body: "Seen it too" }),
     owner(issue, { intent: "edit-comment", commentId: String(site.commentId), body: "Edited" }),
     owner(issue, { intent: "delete-comment", commentId: "2147483647" }),
+    owner(issue, { intent: "preview", version: "1", title: "Crash", description: "**Steps**" }),
+    owner(issue, { intent: "write", version: "1", title: "Crash", description: "Steps" }),
     owner(`${p}/issues`, { intent: "status", issueId: String(site.issueId), version: "1", status: "in_progress", returnTo: `${p}/issues?q=a` }),
+    owner(`${p}/issues`, { intent: "priority", issueId: String(site.issueId), version: "1", priority: "high", returnTo: `${p}/issues?menu=priority-1` }),
+    owner(`${p}/issues`, { intent: "assignee", issueId: String(site.issueId), version: "1", assigneeId: String(site.memberId), returnTo: `${p}/issues` }),
     owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "todo", position: "0" }),
+    owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "done", position: "0", returnTo: `${p}/board?show.done=100` }),
+    owner("/settings?index", { intent: "profile", name: "Ada", email: site.ownerEmail, timeZone: "Europe/Paris" }),
+    owner("/settings?index", { intent: "time-zone", timeZone: "Asia/Tokyo" }),
     owner("/admin/monitoring", { intent: "nothing" }),
   ];
 }
@@ -310,9 +317,15 @@ function listsOf(site: Site): ListTarget[] {
   const filters = ["q", "status", "assignee", "label", "priority", "sort", "page"];
   const filterNumbers = ["assignee", "label", "page"];
   return [
-    { path: `${p}/issues`, as: "owner", params: filters, numeric: filterNumbers },
-    { path: `${p}/issues/${site.issueNumber}`, as: "owner", params: ["q", "page"], numeric: ["page"] },
-    { path: `${p}/board`, as: "owner", params: filters, numeric: filterNumbers },
+    // `menu` and `confirm` open a row's menu or a question without JavaScript (decision record 010).
+    { path: `${p}/issues`, as: "owner", params: [...filters, "menu"], numeric: filterNumbers },
+    { path: `${p}/issues/${site.issueNumber}`, as: "owner", params: ["q", "page", "menu", "confirm", "edit"], numeric: ["page"] },
+    { path: `${p}/board`, as: "owner", params: [...filters, "menu", "show.todo", "show.done"], numeric: [...filterNumbers, "show.todo", "show.done"] },
+    { path: `${w}/settings`, as: "owner", params: ["confirm"] },
+    { path: `${w}/settings/members`, as: "owner", params: ["confirm"] },
+    { path: `${w}/settings/labels`, as: "owner", params: ["confirm"] },
+    { path: `${p}/settings`, as: "owner", params: ["confirm"] },
+    { path: "/settings/sessions", as: "owner", params: ["confirm"] },
     { path: `${p}/issues.csv`, as: "owner", params: filters, numeric: filterNumbers },
     { path: `${w}/search`, as: "owner", params: ["q", "page"], numeric: ["page"] },
     { path: w, as: "owner", params: ["q"] },
