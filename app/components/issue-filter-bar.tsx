@@ -1,6 +1,6 @@
 import { ArrowUpDown, Download, ListFilter, X } from "lucide-react";
-import type { ReactNode } from "react";
-import { Form, Link, useLocation, useSubmit } from "react-router";
+import type { ChangeEvent, ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { type FilterName, filterParams, isFiltered, searchOf, withoutValue } from "~/issues/filter-params";
 import { type IssueSort, issueSorts, priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
 import type { IssueFilters } from "~/issues/issue-list.server";
@@ -46,6 +46,18 @@ export function IssueFilterBar({
   const location = useLocation();
   const submit = useSubmit();
   const current = filterParams(filters, { sort: sortable && filters.sort !== "updated" ? filters.sort : null });
+  // While a change is on its way the boxes show it, and the menu stays open for the next one.
+  const pending = useNavigation().location;
+  const shown = pending && pending.pathname === location.pathname ? new URLSearchParams(pending.search) : current;
+  const isShown = (name: string, value: string) => shown.getAll(name).includes(value);
+  const shownSort = shown.get("sort") ?? (pending ? "updated" : filters.sort);
+  /** A box or the sort applies at once (the search text on Enter); the URL keeps only what narrows or orders the view. */
+  const apply = (event: ChangeEvent<HTMLInputElement>) => {
+    const fields = new FormData(event.currentTarget.form!);
+    if (!fields.get("q")) fields.delete("q");
+    if (fields.get("sort") === "updated") fields.delete("sort");
+    void submit(fields, { method: "get", replace: true, preventScrollReset: true });
+  };
 
   const groups: { title: string; options: Option[] }[] = [
     { title: "Status", options: statuses.map((s) => ({ name: "status", value: s, label: statusLabels[s], icon: <StatusIcon status={s} /> })) },
@@ -66,20 +78,10 @@ export function IssueFilterBar({
 
   return (
     <Form
-      key={location.search}
       method="get"
       role="search"
       aria-label="Filter issues"
       className="flex min-h-11 flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-1.5 md:px-6 dark:border-zinc-800"
-      onChange={(event) => {
-        // Checkboxes and the sort apply at once; the search text applies on Enter.
-        if ((event.nativeEvent.target as HTMLInputElement | null)?.type === "search") return;
-        // The URL keeps only what narrows or orders the view, so that it reads well when shared.
-        const fields = new FormData(event.currentTarget);
-        if (!fields.get("q")) fields.delete("q");
-        if (fields.get("sort") === "updated") fields.delete("sort");
-        submit(fields, { method: "get", replace: true, preventScrollReset: true });
-      }}
     >
       <PopoverMenu
         id="filter-menu"
@@ -99,7 +101,14 @@ export function IssueFilterBar({
                   <legend className="px-2 pt-1 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{group.title}</legend>
                   {group.options.map((option) => (
                     <label key={option.value} className="flex h-8 cursor-pointer items-center gap-2 rounded px-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
-                      <input type="checkbox" name={option.name} value={option.value} defaultChecked={current.getAll(option.name).includes(option.value)} className="accent-indigo-600" />
+                      <input
+                        type="checkbox"
+                        name={option.name}
+                        value={option.value}
+                        checked={isShown(option.name, option.value)}
+                        onChange={apply}
+                        className="accent-indigo-600"
+                      />
                       {option.icon}
                       <span className="min-w-0 flex-1 truncate">{option.label}</span>
                     </label>
@@ -138,6 +147,7 @@ export function IssueFilterBar({
           <input
             type="search"
             name="q"
+            key={filters.refusedQuery?.value ?? filters.q}
             placeholder="Search in these…"
             defaultValue={filters.refusedQuery?.value ?? filters.q}
             aria-invalid={filters.refusedQuery ? true : undefined}
@@ -166,7 +176,7 @@ export function IssueFilterBar({
                 <legend className="px-2 pt-1 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sort</legend>
                 {issueSorts.map((sort) => (
                   <label key={sort} className="flex h-8 cursor-pointer items-center gap-2 rounded px-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
-                    <input type="radio" name="sort" value={sort} defaultChecked={filters.sort === sort} className="accent-indigo-600" />
+                    <input type="radio" name="sort" value={sort} checked={shownSort === sort} onChange={apply} className="accent-indigo-600" />
                     {sortLabels[sort]}
                   </label>
                 ))}

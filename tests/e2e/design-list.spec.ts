@@ -63,7 +63,7 @@ test.describe("the issue list's design", () => {
     javaScriptEnabled,
     consoleErrors,
   }, testInfo) => {
-    const { slug, name: me } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Lena List", "Acme");
+    const { slug, name: me, email } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Lena List", "Acme");
     const base = await createProject(page, javaScriptEnabled, slug, "Web app", "WEB");
     for (const [name, color] of [
       ["Bug", "red"],
@@ -77,8 +77,17 @@ test.describe("the issue list's design", () => {
     let labelIds: number[];
     let myId: number;
     try {
-      labelIds = (await handle.db.selectFrom("labels").select("id").orderBy("id").execute()).map((l) => l.id);
-      myId = (await handle.db.selectFrom("users").select("id").where("name", "=", me).executeTakeFirstOrThrow()).id;
+      // The worker's server is shared: only this workspace's labels.
+      labelIds = (
+        await handle.db
+          .selectFrom("labels")
+          .innerJoin("workspaces", "workspaces.id", "labels.workspace_id")
+          .select("labels.id")
+          .where("workspaces.slug", "=", slug)
+          .orderBy("labels.id")
+          .execute()
+      ).map((l) => l.id);
+      myId = (await handle.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
     } finally {
       await handle.db.destroy();
     }

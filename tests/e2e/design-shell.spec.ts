@@ -95,3 +95,24 @@ test.describe("the app shell and every signed-in screen", () => {
     await expect(page.getByRole("button", { name: "Leave workspace" })).toHaveCount(0);
   });
 });
+
+test.describe("a new account's time zone", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("is the browser's when JavaScript runs, and unset (UTC) without it", async ({ page, javaScriptEnabled }, testInfo) => {
+    await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Tomo Zone", "Zone Co");
+    const zone = page.getByLabel("Time zone", { exact: true });
+    if (javaScriptEnabled) {
+      // The first signed-in page reported it in the background.
+      await expect
+        .poll(async () => {
+          await open(page, javaScriptEnabled, "/settings");
+          return zone.inputValue();
+        })
+        .toBe("Asia/Tokyo");
+    } else {
+      await open(page, javaScriptEnabled, "/settings");
+      await expect(zone).toHaveValue("");
+    }
+  });
+});

@@ -209,7 +209,7 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
         {vitalsByRoute.length === 0 ? (
           <p className="mt-2 text-zinc-700 dark:text-zinc-300">No browser has reported web vitals in that time.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label="Web vitals by route, table">
+          <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label="Web vitals, table">
             <table className={tableClass}>
               <thead>
                 <tr>

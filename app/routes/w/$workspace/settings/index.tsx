@@ -65,7 +65,7 @@ export default function GeneralSettings({ loaderData, actionData }: Route.Compon
   });
   return (
     <div className="space-y-10">
-      <SettingsSection id="name-title" title="Workspace name">
+      <SettingsSection id="name-title" title="Name">
         {isOwner ? (
           <Form method="post" {...getFormProps(renameForm)} className="max-w-md space-y-4">
             <FormSummary form={renameForm} />
