@@ -151,6 +151,7 @@ test.describe("the issue list's design", () => {
     await page.getByRole("link", { name: "Issue 2", exact: true }).click();
     await expect(page).toHaveURL(`${base}/issues/2?sort=number`);
     await expect(page.getByRole("list", { name: "Issues" })).toBeVisible();
+    await expect(page.getByRole("article")).toBeVisible();
     await expectNoSidewaysScroll(page, "list and issue at 1440×900");
     // ~40 % for the list, ~60 % for the issue.
     const split = await splitWidths(page);
