@@ -6,7 +6,7 @@ import { StatusIcon } from "~/components/icons/status-icon";
 import { LabelChip } from "~/components/label-chip";
 import { ChoiceForm, OnDemandMenu, useChoice } from "~/components/menu";
 import { DueDate, RelativeTime } from "~/components/time";
-import { issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
+import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 
 /** One issue as a list row shows it (the project list, My issues, search results). */
 export type IssueRowData = {
@@ -133,7 +133,7 @@ export function IssueRow({
             ) : null}
           </span>
         ) : null}
-        {issue.due_date ? <DueDate date={issue.due_date} className="hidden shrink-0 text-xs text-zinc-600 @xl:inline dark:text-zinc-400" /> : null}
+        {issue.due_date ? <DueDate date={issue.due_date} closed={isClosed(status)} className="hidden shrink-0 text-xs @xl:inline" /> : null}
         <RowProperty
           editing={editing}
           issueId={issue.id}

@@ -22,13 +22,17 @@ export function RelativeTime({ at, style = "long", className }: { at: string; st
   );
 }
 
-/** A due date ("Mar 3"), red once it has passed in the person's time zone. */
-export function DueDate({ date, className = "" }: { date: string; className?: string }) {
+/** A due date ("Mar 3"), muted, and red once it has passed in the person's time zone (unless the issue is closed). */
+export function DueDate({ date, closed = false, className = "" }: { date: string; closed?: boolean; className?: string }) {
   const { now, timeZone } = useClock();
   const today = dayInZone(now, timeZone);
-  const overdue = date < today;
+  const overdue = !closed && date < today;
   return (
-    <time dateTime={date} title={overdue ? `Overdue: due ${date}` : `Due ${date}`} className={`${overdue ? "font-medium text-red-700 dark:text-red-400" : ""} ${className}`}>
+    <time
+      dateTime={date}
+      title={overdue ? `Overdue: due ${date}` : `Due ${date}`}
+      className={`${overdue ? "font-medium text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400"} ${className}`}
+    >
       {calendarDate(date, today)}
       {overdue ? <span className="sr-only"> (overdue)</span> : null}
     </time>
