@@ -1,6 +1,6 @@
 import { ArrowUpDown, Download, ListFilter, X } from "lucide-react";
 import type { ChangeEvent, ReactNode } from "react";
-import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
 import { type FilterName, filterParams, isFiltered, searchOf, withoutValue } from "~/issues/filter-params";
 import { type IssueSort, issueSorts, priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
 import type { IssueFilters } from "~/issues/issue-list.server";
@@ -43,14 +43,9 @@ export function IssueFilterBar({
   csvHref?: string;
   sortable?: boolean;
 }) {
-  const location = useLocation();
   const submit = useSubmit();
   const current = filterParams(filters, { sort: sortable && filters.sort !== "updated" ? filters.sort : null });
-  // While a change is on its way the boxes show it, and the menu stays open for the next one.
-  const pending = useNavigation().location;
-  const shown = pending && pending.pathname === location.pathname ? new URLSearchParams(pending.search) : current;
-  const isShown = (name: string, value: string) => shown.getAll(name).includes(value);
-  const shownSort = shown.get("sort") ?? (pending ? "updated" : filters.sort);
+  const isCurrent = (name: string, value: string) => current.getAll(name).includes(value);
   /** A box or the sort applies at once (the search text on Enter); the URL keeps only what narrows or orders the view. */
   const apply = (event: ChangeEvent<HTMLInputElement>) => {
     const fields = new FormData(event.currentTarget.form!);
@@ -105,7 +100,10 @@ export function IssueFilterBar({
                         type="checkbox"
                         name={option.name}
                         value={option.value}
-                        checked={isShown(option.name, option.value)}
+                        // Not controlled: a click shows at once, and the box is drawn anew only when
+                        // the URL's answer differs (the back button), so the menu stays open meanwhile.
+                        key={`${option.value}:${isCurrent(option.name, option.value)}`}
+                        defaultChecked={isCurrent(option.name, option.value)}
                         onChange={apply}
                         className="accent-indigo-600"
                       />
@@ -176,7 +174,7 @@ export function IssueFilterBar({
                 <legend className="px-2 pt-1 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sort</legend>
                 {issueSorts.map((sort) => (
                   <label key={sort} className="flex h-8 cursor-pointer items-center gap-2 rounded px-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
-                    <input type="radio" name="sort" value={sort} checked={shownSort === sort} onChange={apply} className="accent-indigo-600" />
+                    <input type="radio" name="sort" value={sort} key={`${sort}:${filters.sort === sort}`} defaultChecked={filters.sort === sort} onChange={apply} className="accent-indigo-600" />
                     {sortLabels[sort]}
                   </label>
                 ))}
