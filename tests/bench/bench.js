@@ -1,13 +1,17 @@
 // `npm run bench [-- --duration 10 --connections 10 --warmup 2 --sizes 10000,50000 --dialects sqlite,postgres
-//                    --out FILE --skip-build]`
+//                    --out FILE --skip-build --profile]`
 //
 // Builds Cairn, then for each database (SQLite in a temporary DATA_DIR; PostgreSQL in a new database
 // on BENCH_DATABASE_URL, by default postgres://postgres@127.0.0.1:5432/postgres, skipped when it does
 // not answer) and each size: seeds a workspace (`node server.js seed`, timed), starts the production
 // server, signs in over HTTP, finds the pages' URLs (from the database, not the markup), and measures each page with autocannon next to
 // the floor: the same server answering /login signed out, a page rendered by React Router without data
-// or a query. Prints a table and writes it as JSON (bench-results/bench-<time>.json by default).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// or a query — and next to a fixed reference, a bare Node HTTP server answering the floor's HTML gzipped
+// (tests/bench/reference-server.js), so that a faster floor shows as the gain it is. With --profile,
+// each page is measured once more on a server run with `--cpu-prof`, and where its main thread's time
+// went is printed by package. Prints a table and writes it as JSON (bench-results/bench-<time>.json by default).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -24,18 +28,20 @@ import {
   signIn,
   startDemoServer,
 } from "../tools/demo-instance.js";
+import { summariseCpuProfile } from "./cpu-profile.js";
 
 /** A word many seeded titles, descriptions and comments contain. */
 const searchWord = "error";
 const floorPath = "/login";
 
 /**
- * @typedef {{ duration: number, connections: number, warmup: number, sizes: number[], dialects: ("sqlite" | "postgres")[], out: string, skipBuild: boolean }} Settings
+ * @typedef {{ duration: number, connections: number, warmup: number, sizes: number[], dialects: ("sqlite" | "postgres")[], out: string, skipBuild: boolean, profile: boolean }} Settings
  * @typedef {{ name: string, path: string, signedIn: boolean }} Page
- * @typedef {{ status: number, htmlBytes: number, queries: number | null, dbMs: number | null, jsFiles: string[], jsGzipBytes: number }} Probe
+ * @typedef {{ status: number, htmlBytes: number, htmlGzipBytes: number, queries: number | null, dbMs: number | null, jsFiles: string[], jsGzipBytes: number, laterJsFiles: string[], laterJsGzipBytes: number }} Probe
  * @typedef {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number, requests: number, non2xx: number, errors: number }} Measurement
- * @typedef {Page & Probe & Measurement & { ratioToFloor: number }} PageResult
- * @typedef {{ dialect: string, issues: number, seedSeconds: number, seedOutput: string, peakRssMiB: number | null, serverStderr: { lines: number, distinct: string[] }, pages: PageResult[] }} Run
+ * @typedef {{ p50Ms: number, p99Ms: number, maxMs: number }} BystanderLatency
+ * @typedef {Page & Probe & Measurement & { ratioToFloor: number, ratioToReference: number, bystander: BystanderLatency, profile?: ReturnType<typeof summariseCpuProfile> }} PageResult
+ * @typedef {{ dialect: string, issues: number, seedSeconds: number, seedOutput: string, peakRssMiB: number | null, reference: Measurement, serverStderr: { lines: number, distinct: string[] }, pages: PageResult[] }} Run
  */
 
 /** @returns {Settings} */
@@ -49,6 +55,7 @@ function readSettings() {
       dialects: { type: "string", default: "sqlite,postgres" },
       out: { type: "string", default: path.join(repoRoot, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`) },
       "skip-build": { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -68,6 +75,7 @@ function readSettings() {
     dialects: /** @type {("sqlite" | "postgres")[]} */ (dialects),
     out: path.resolve(values.out),
     skipBuild: values["skip-build"],
+    profile: values.profile,
   };
 }
 
@@ -108,21 +116,43 @@ async function benchedPages(env) {
 }
 
 /**
- * The JavaScript a document makes the browser load: its module scripts and modulepreload links, and
- * what those import in turn, statically or later (web-vitals, say), by a literal path.
- * @param {string} html @returns {string[]} paths under /assets
+ * The JavaScript a document makes the browser load: first, its module scripts, modulepreload links and
+ * inline module imports, and what those import statically — everything the page needs before it is interactive; later, what
+ * any of them imports dynamically (`import("./x.js")`, web-vitals say) and what that imports in turn.
+ * @param {string} html @returns {{ first: string[], later: string[] }} paths under /assets
  */
 function loadedScripts(html) {
-  const queue = [...html.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)].map((m) => /** @type {string} */ (m[1]));
-  const seen = new Set();
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const source = readFileSync(path.join(repoRoot, "build/client", file), "utf8");
-    for (const m of source.matchAll(/(?:from|import)\s*\(?\s*[`"']\.\/([\w.-]+\.js)[`"']/g)) queue.push(`/assets/${m[1]}`);
-  }
-  return [...seen];
+  /** @param {string[]} start @param {Set<string>} seen @returns {string[]} the dynamic imports met */
+  const follow = (start, seen) => {
+    const queue = [...start];
+    /** @type {string[]} */
+    const dynamic = [];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = readFileSync(path.join(repoRoot, "build/client", file), "utf8");
+      for (const m of source.matchAll(/(?:from|import)\s*(\(?)\s*[`"']\.\/([\w.-]+\.js)[`"']/g)) (m[1] ? dynamic : queue).push(`/assets/${m[2]}`);
+    }
+    return dynamic;
+  };
+  // What the document itself loads: modulepreload links, module scripts, and the inline module
+  // script's imports — not every path in it (its route manifest names routes the page never loads).
+  const loadedByDocument = [
+    ...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g),
+    ...html.matchAll(/<script[^>]* src="(\/assets\/[^"]+\.js)"/g),
+    ...html.matchAll(/import (?:[\w*\s{},]+ from )?"(\/assets\/[^"]+\.js)"/g),
+  ].map((m) => /** @type {string} */ (m[1]));
+  const first = new Set();
+  let pending = follow(loadedByDocument, first);
+  // Seen before a later chunk is followed, so that what the first load has is not counted again.
+  const later = new Set(first);
+  while (pending.length) pending = follow(pending, later);
+  for (const file of first) later.delete(file);
+  return { first: [...first], later: [...later] };
 }
+
+/** What the server sends for these files: the gzip copy the build made of each. @param {string[]} files */
+const gzippedSize = (files) => files.reduce((sum, file) => sum + readFileSync(path.join(repoRoot, "build/client", `${file}.gz`)).length, 0);
 
 /**
  * One plain request: the status, the HTML's size, the SQL queries from Server-Timing, and the
@@ -132,16 +162,79 @@ function loadedScripts(html) {
 async function probe(url, cookie, page) {
   const { response, html } = await getHtml(url, page.signedIn ? cookie : "", page.path);
   const timing = /db;dur=([\d.]+);desc="(\d+) quer/.exec(response.headers.get("server-timing") ?? "");
-  const jsFiles = loadedScripts(html);
-  const jsGzipBytes = jsFiles.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(repoRoot, "build/client", file))).length, 0);
+  const scripts = loadedScripts(html);
   return {
     status: response.status,
     htmlBytes: Buffer.byteLength(html),
+    htmlGzipBytes: gzipSync(html).length,
     queries: timing ? Number(timing[2]) : null,
     dbMs: timing ? Number(timing[1]) : null,
-    jsFiles,
-    jsGzipBytes,
+    jsFiles: scripts.first,
+    jsGzipBytes: gzippedSize(scripts.first),
+    laterJsFiles: scripts.later,
+    laterJsGzipBytes: gzippedSize(scripts.later),
   };
+}
+
+/**
+ * What a page under load does to everyone else: while it is measured, /healthz (answered by the
+ * host, before React Router, without the database) is asked 20 times a second on a connection of
+ * its own. Its latency is the time it waited for the event loop — a long render blocks it.
+ * @param {string} url @param {number} duration @returns {Promise<BystanderLatency>}
+ */
+async function bystanderLatency(url, duration) {
+  const result = await autocannon({ url: `${url}/healthz`, duration, connections: 1, overallRate: 20 });
+  return { p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max };
+}
+
+/**
+ * Starts the reference server on a copy of `html`. @param {string} html
+ * @returns {Promise<{ url: string, stop: () => void }>}
+ */
+async function startReferenceServer(html) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "cairn-reference-"));
+  const file = path.join(folder, "floor.html");
+  writeFileSync(file, html);
+  const child = spawn(process.execPath, [path.join(repoRoot, "tests/bench/reference-server.js"), file], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+    child.once("exit", (code) => reject(new Error(`The reference server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop() {
+      child.kill("SIGTERM");
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Each page under load again, each on its own server started with `--cpu-prof`: where the main
+ * thread's time went, by package. @param {Record<string, string>} env @param {Page[]} pages @param {Settings} settings
+ */
+async function profilePages(env, pages, settings) {
+  /** @type {ReturnType<typeof summariseCpuProfile>[]} */
+  const profiles = [];
+  for (const page of pages) {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "cairn-profile-"));
+    const server = await startDemoServer(env, { nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${folder}`] });
+    try {
+      /** @type {Record<string, string>} */
+      const headers = page.signedIn ? { cookie: await signIn(server.url) } : {};
+      await measure(`${server.url}${page.path}`, headers, settings.duration, settings.connections);
+    } finally {
+      await server.stop();
+    }
+    const [file] = readdirSync(folder).filter((name) => name.endsWith(".cpuprofile"));
+    if (!file) throw new Error(`No CPU profile was written for ${page.name}`);
+    const profile = summariseCpuProfile(path.join(folder, file));
+    rmSync(folder, { recursive: true, force: true });
+    profiles.push(profile);
+    const top = profile.groups.slice(0, 8).map((group) => `${group.group} ${(group.share * 100).toFixed(1)} %`).join(", ");
+    console.log(`  profile of ${page.name}: ${top}`);
+  }
+  return profiles;
 }
 
 /**
@@ -182,28 +275,56 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
       }
       /** @type {Measurement[]} */
       const measurements = [];
+      /** @type {BystanderLatency[]} */
+      const bystanders = [];
       for (const page of pages) {
         /** @type {Record<string, string>} */
         const headers = page.signedIn ? { cookie } : {};
         if (settings.warmup > 0) await measure(`${server.url}${page.path}`, headers, settings.warmup, settings.connections);
-        const measured = await measure(`${server.url}${page.path}`, headers, settings.duration, settings.connections);
+        const [measured, bystander] = await Promise.all([
+          measure(`${server.url}${page.path}`, headers, settings.duration, settings.connections),
+          bystanderLatency(server.url, settings.duration),
+        ]);
         measurements.push(measured);
+        bystanders.push(bystander);
         const failed = measured.non2xx + measured.errors ? ` (${measured.non2xx} non-2xx, ${measured.errors} errors)` : "";
         console.log(`  ${page.name.padEnd(26)} ${measured.requestsPerSecond.toFixed(1).padStart(8)} req/s${failed}`);
       }
       const floor = /** @type {Measurement} */ (measurements[0]);
+      const { html: floorHtml } = await getHtml(server.url, "", floorPath);
+      const referenceServer = await startReferenceServer(floorHtml);
+      /** @type {Measurement} */
+      let reference;
+      try {
+        if (settings.warmup > 0) await measure(referenceServer.url, {}, settings.warmup, settings.connections);
+        reference = await measure(referenceServer.url, {}, settings.duration, settings.connections);
+      } finally {
+        referenceServer.stop();
+      }
+      console.log(`  ${"reference (bare Node)".padEnd(26)} ${reference.requestsPerSecond.toFixed(1).padStart(8)} req/s`);
+      const peakRss = peakRssMiB(server.pid);
       const serverStderr = server.stderrSummary();
+      const profiles = settings.profile ? await profilePages(database.env, pages, settings) : undefined;
       if (serverStderr.lines) console.log(`  The server wrote ${serverStderr.lines} lines to stderr, such as: ${serverStderr.distinct[0]}`);
       return {
         dialect,
         issues,
         seedSeconds: seeded.seconds,
         seedOutput: seeded.output,
-        peakRssMiB: peakRssMiB(server.pid),
+        peakRssMiB: peakRss,
+        reference,
         serverStderr,
         pages: pages.map((page, i) => {
           const measured = /** @type {Measurement} */ (measurements[i]);
-          return { ...page, .../** @type {Probe} */ (probes[i]), ...measured, ratioToFloor: measured.requestsPerSecond / floor.requestsPerSecond };
+          return {
+            ...page,
+            .../** @type {Probe} */ (probes[i]),
+            ...measured,
+            ratioToFloor: measured.requestsPerSecond / floor.requestsPerSecond,
+            ratioToReference: measured.requestsPerSecond / reference.requestsPerSecond,
+            bystander: /** @type {BystanderLatency} */ (bystanders[i]),
+            profile: profiles?.[i],
+          };
         }),
       };
     } finally {
@@ -216,7 +337,7 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
 
 /** @param {Run[]} runs */
 function printTable(runs) {
-  const header = ["page", "database", "issues", "req/s", "p50 ms", "p99 ms", "× floor", "HTML KiB", "JS gz KiB", "queries", "peak RSS MiB"];
+  const header = ["page", "database", "issues", "req/s", "p50 ms", "p99 ms", "× floor", "× ref", "others p99 ms", "HTML KiB", "HTML gz KiB", "JS gz KiB", "later JS", "queries", "peak RSS MiB"];
   const rows = runs.flatMap((run) =>
     run.pages.map((page) => [
       page.name,
@@ -226,8 +347,12 @@ function printTable(runs) {
       String(page.latencyP50Ms),
       String(page.latencyP99Ms),
       page.ratioToFloor.toFixed(2),
+      page.ratioToReference.toFixed(3),
+      String(page.bystander.p99Ms),
       (page.htmlBytes / 1024).toFixed(1),
+      (page.htmlGzipBytes / 1024).toFixed(1),
       (page.jsGzipBytes / 1024).toFixed(1),
+      (page.laterJsGzipBytes / 1024).toFixed(1),
       page.queries === null ? "?" : String(page.queries),
       run.peakRssMiB === null ? "?" : run.peakRssMiB.toFixed(0),
     ]),
@@ -237,6 +362,8 @@ function printTable(runs) {
   const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
   console.log(`\n${line(header)}\n${widths.map((width) => "-".repeat(width)).join("  ")}`);
   for (const row of rows) console.log(line(row));
+  console.log("\nThe reference (a bare Node HTTP server answering the floor's HTML, gzipped once):");
+  for (const run of runs) console.log(`  ${run.dialect.padEnd(8)} ${run.issues.toLocaleString("en").padStart(7)} issues: ${run.reference.requestsPerSecond.toFixed(1)} req/s`);
   console.log("\nSeeding (the whole `node server.js seed` command, migrations included):");
   for (const run of runs) {
     console.log(`  ${run.dialect.padEnd(8)} ${run.issues.toLocaleString("en").padStart(7)} issues: ${run.seedSeconds.toFixed(1)} s (${((run.seedSeconds * 10_000) / run.issues).toFixed(1)} s per 10,000)`);

@@ -129,11 +129,12 @@ function freePort() {
 /**
  * The production server as an operator runs it, on a free port, without per-request logs (they
  * would cost time).
- * @param {Record<string, string>} env @returns {Promise<DemoServer>}
+ * @param {Record<string, string>} env @param {{ nodeOptions?: string[] }} [options] Node's own flags (`--cpu-prof`, say)
+ * @returns {Promise<DemoServer>}
  */
-export async function startDemoServer(env) {
+export async function startDemoServer(env, options = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), "server.js"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],
