@@ -1,7 +1,11 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 export default defineConfig({
   resolve: {
@@ -11,5 +15,56 @@ export default defineConfig({
     // The server bundle's entry is our Express host, which imports React Router's build.
     ssr: { build: { rollupOptions: { input: "./app/host/main.server.ts" } } },
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), reactRouterProductionBuild(), precompressedAssets()],
 });
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * The browser's files are compressed once, when they are built, at the highest levels (brotli 11,
+ * gzip 9): the server sends the `.br` or `.gz` beside each file (app/host/assets.server.ts) instead
+ * of compressing it for every request. It runs after the server build, which writes the last of
+ * them (React Router's browser manifest).
+ */
+function precompressedAssets(): Plugin {
+  let assetsDir = "";
+  return {
+    name: "cairn:precompressed-assets",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "ssr",
+    configResolved(config) {
+      assetsDir = path.resolve(config.root, config.environments.client?.build.outDir ?? "build/client", "assets");
+    },
+    async closeBundle() {
+      const files = (await readdir(assetsDir)).filter((name) => /\.(js|css|svg)$/.test(name));
+      await Promise.all(
+        files.map(async (name) => {
+          const source = await readFile(path.join(assetsDir, name));
+          const [br, gz] = await Promise.all([
+            brotli(source, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+            gzipped(source, { level: constants.Z_BEST_COMPRESSION }),
+          ]);
+          await Promise.all([writeFile(path.join(assetsDir, `${name}.br`), br), writeFile(path.join(assetsDir, `${name}.gz`), gz)]);
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * React Router's package resolves to its development build everywhere (its exports have no
+ * production condition); the two differ only in development warnings, whose code the browser
+ * downloads for nothing. The browser's build takes the production files.
+ */
+function reactRouterProductionBuild(): Plugin {
+  const production = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
+  const files: Record<string, string> = { "react-router": production("index.mjs"), "react-router/dom": production("dom-export.mjs") };
+  return {
+    name: "cairn:react-router-production-build",
+    apply: "build",
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.name === "client",
+    resolveId: (source) => files[source],
+  };
+}

@@ -1,7 +1,5 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
   type HandleErrorFunction,
@@ -13,6 +11,7 @@ import { currentUserContext } from "~/auth/current-user.server";
 import { RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { appContext } from "~/host/app-context.server";
+import { encodeDocument } from "~/host/document-encoding.server";
 import { NonceContext } from "~/security/nonce";
 
 export const streamTimeout = 5_000;
@@ -32,10 +31,6 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    // Crawlers get the whole page at once; people get the shell as soon as it is ready.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
@@ -46,30 +41,43 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
-        [readyOption]() {
+        // Never "outline" a large Suspense boundary that is ready (React's default past 12,800
+        // bytes: its fallback first, its content later in a hidden <div> that a script swaps in):
+        // without JavaScript that content would never show. The board's is (board.tsx).
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough({
+        },
+        // Every loader has finished before React renders (no page defers data), so a page is sent
+        // whole, as one buffer, compressed in one go (decision record 012).
+        onAllReady() {
+          const chunks: Buffer[] = [];
+          const whole = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
               callback();
+              encodeDocument(Buffer.concat(chunks), request.headers.get("accept-encoding")).then(({ body, encoding }) => {
+                responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+                responseHeaders.append("Vary", "Accept-Encoding");
+                if (encoding) responseHeaders.set("Content-Encoding", encoding);
+                responseHeaders.set("Content-Length", String(body.length));
+                resolve(new Response(Uint8Array.from(body), { headers: responseHeaders, status: responseStatusCode }));
+              }, reject);
             },
           });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          pipe(whole);
         },
         onShellError(error: unknown) {
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors in the shell reject and reach handleError; these come later, while streaming.
+          // Errors in the shell reject and reach handleError; these come later, while rendering the rest.
           if (shellRendered && !request.signal.aborted) {
             reportUnexpectedError(error, {
               services,

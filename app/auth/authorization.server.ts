@@ -2,8 +2,16 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/host/app-context.server";
 import { findProject, type Project } from "~/projects/projects.server";
 import { can, type Permission } from "~/workspaces/roles";
-import { findWorkspaceAccess, isWorkspaceSlug, type WorkspaceSummary } from "~/workspaces/workspaces.server";
+import {
+  findWorkspaceAccess,
+  isWorkspaceSlug,
+  loadWorkspaceContext,
+  rememberWorkspaceContext,
+  type WorkspaceContext,
+  type WorkspaceSummary,
+} from "~/workspaces/workspaces.server";
 import { currentUserContext } from "./current-user.server";
+import { memoized } from "./request-memo.server";
 import type { SessionUser } from "./sessions.server";
 
 /** `url` is the page's URL: `request.url` ends in `.data` when JavaScript loads the data. */
@@ -26,22 +34,28 @@ export function redirectIfSignedIn({ context }: Args, to = "/"): void {
 
 export type WorkspaceAccess = { user: SessionUser; workspace: WorkspaceSummary };
 
-const lookupsByRequest = new WeakMap<Readonly<RouterContextProvider>, Map<string, Promise<unknown>>>();
+const readOnly = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 /**
- * The nested loaders of one page each ask for the same workspace and project: each is looked up
- * once per request. Only for reads — an action may change what the lookup finds, so actions (and
- * the loaders React Router runs after them, which see fresh lookups) always look again.
+ * The workspace of the URL with what its pages share (`loadWorkspaceContext`: one query), once per
+ * request: the workspace layout, the project layout and the page all ask for it. Undefined when it
+ * does not exist or the user is no member.
  */
-function oncePerRequest<T>(args: Args, key: string, lookup: () => Promise<T>): Promise<T> {
-  const method = args.request.method;
-  if (method !== "GET" && method !== "HEAD") return lookup();
-  let lookups = lookupsByRequest.get(args.context);
-  if (!lookups) lookupsByRequest.set(args.context, (lookups = new Map()));
-  let found = lookups.get(key) as Promise<T> | undefined;
-  if (!found) lookups.set(key, (found = lookup()));
-  return found;
+function workspaceContext(args: Args & { params: { workspace?: string; key?: string } }, user: SessionUser) {
+  const { db } = args.context.get(appContext);
+  const slug = args.params.workspace;
+  // A slug no workspace can have (a NUL, a huge one …) is not looked up: it names nothing.
+  if (!slug || !isWorkspaceSlug(slug)) return Promise.resolve(undefined);
+  const key = args.params.key && isProjectKey(args.params.key) ? args.params.key.toUpperCase() : undefined;
+  return memoized(`workspace ${slug} ${user.id} ${key ?? ""}`, async () => {
+    const context = await loadWorkspaceContext(db, slug, user.id, key);
+    // What `listMembers`, `listLabels` and `listProjects` then answer from, for this request.
+    if (context) rememberWorkspaceContext(context);
+    return context;
+  });
 }
+
+const isProjectKey = (key: string) => /^[A-Za-z]{2,6}$/.test(key);
 
 /**
  * The one gate of every workspace URL: the user, their membership and docs/product.md, Roles's matrix. Someone
@@ -49,19 +63,34 @@ function oncePerRequest<T>(args: Args, key: string, lookup: () => Promise<T>): P
  * permission gets 403, whether or not the screen offered the action.
  */
 export async function requireWorkspace(
-  args: Args & { params: { workspace?: string } },
+  args: Args & { params: { workspace?: string; key?: string } },
   permission: Permission = "workspace:read",
 ): Promise<WorkspaceAccess> {
   const user = requireUser(args);
   const { db } = args.context.get(appContext);
   const slug = args.params.workspace;
-  // A slug no workspace can have (a NUL, a huge one …) is not looked up: it names nothing.
-  const workspace = slug && isWorkspaceSlug(slug)
-    ? await oncePerRequest(args, `workspace ${slug} ${user.id}`, () => findWorkspaceAccess(db, slug, user.id))
-    : undefined;
+  // Reads share the request's lookup; an action looks at the membership as it is now.
+  const workspace = readOnly(args.request)
+    ? (await workspaceContext(args, user))?.workspace
+    : slug && isWorkspaceSlug(slug)
+      ? await findWorkspaceAccess(db, slug, user.id)
+      : undefined;
   if (!workspace) throw data("Workspace not found.", { status: 404 });
   if (!can(workspace.role, permission)) throw data(forbiddenMessage, { status: 403 });
   return { user, workspace };
+}
+
+/**
+ * The workspace and what its layout shows (the user's workspaces, its projects) and its pages use
+ * (members, labels): for a read, the request's one lookup; after an action, looked up afresh.
+ */
+export async function requireWorkspaceContext(args: Args & { params: { workspace?: string; key?: string } }): Promise<WorkspaceAccess & { context: WorkspaceContext }> {
+  const access = await requireWorkspace(args);
+  const context = readOnly(args.request)
+    ? await workspaceContext(args, access.user)
+    : await loadWorkspaceContext(args.context.get(appContext).db, access.workspace.slug, access.user.id);
+  if (!context) throw data("Workspace not found.", { status: 404 });
+  return { ...access, context };
 }
 
 /** /admin belongs to the instance admin (the first account); to anyone else it does not exist. */
@@ -86,10 +115,14 @@ export async function requireProject(
   const access = await requireWorkspace(args, permission);
   const { db } = args.context.get(appContext);
   const key = args.params.key ?? "";
-  const workspaceId = access.workspace.id;
-  const project = /^[A-Za-z]{2,6}$/.test(key)
-    ? await oncePerRequest(args, `project ${workspaceId} ${key.toUpperCase()}`, () => findProject(db, workspaceId, key))
-    : undefined;
+  let project: Project | undefined;
+  if (isProjectKey(key) && readOnly(args.request)) {
+    // Reads find it among the workspace's projects, with its description (the request's lookup).
+    const found = (await workspaceContext(args, access.user))?.projects.find((p) => p.key === key.toUpperCase());
+    if (found) project = { ...found, workspace_id: access.workspace.id, description: found.description ?? "" };
+  } else if (isProjectKey(key)) {
+    project = await findProject(db, access.workspace.id, key);
+  }
   if (!project) throw data(`Project ${key.toUpperCase()} not found.`, { status: 404 });
   if (project.archived_at && permission !== "workspace:read" && permission !== "projects:manage") {
     throw data(archivedMessage, { status: 403 });

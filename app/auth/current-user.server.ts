@@ -1,17 +1,31 @@
-import { createContext, type MiddlewareFunction } from "react-router";
-import { appContext } from "~/host/app-context.server";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { appContext, type AppServices } from "~/host/app-context.server";
+import { withRequestMemo } from "./request-memo.server";
 import { sessionCookie } from "./session-cookie.server";
 import { findSessionUser, type SessionUser } from "./sessions.server";
 
 /** Who is signed in for this request, resolved once by `sessionMiddleware`. */
 export const currentUserContext = createContext<SessionUser | null>(null);
 
-/** Resolves the session cookie; a cookie whose session has ended is removed. */
+/**
+ * Resolves the session cookie (one query: the session with its user); a cookie whose session has
+ * ended is removed. The rest of a GET request runs with a memo, so that its loaders share their
+ * lookups (`request-memo.server.ts`).
+ */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const services = context.get(appContext);
   // While starting only the health checks get here, before the sessions table (and, on PostgreSQL,
   // the session secret) may exist: nobody is signed in.
   if (services.lifecycle.state === "starting") return next();
+  return withRequestMemo(request, () => resolveSession(services, request, context, next));
+};
+
+async function resolveSession(
+  services: AppServices,
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  next: () => Promise<Response>,
+): Promise<Response> {
   const cookie = sessionCookie(services, request);
   const token: unknown = await cookie.parse(request.headers.get("Cookie"));
   const user = typeof token === "string" && token ? await findSessionUser(services.db, token, new Date()) : null;
@@ -21,4 +35,4 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     response.headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
   }
   return response;
-};
+}

@@ -132,6 +132,10 @@ export async function issueTimeline(db: Database, issueId: number): Promise<Time
       to: a.to_value,
     })),
   ];
-  // Same instant: the change first (it was written with the save that preceded the comment).
+  return inTimelineOrder(entries);
+}
+
+/** Oldest first; at the same instant the change first (it was written with the save that preceded the comment). */
+export function inTimelineOrder(entries: TimelineEntry[]): TimelineEntry[] {
   return entries.sort((a, b) => a.at.localeCompare(b.at) || (a.type === b.type ? a.id - b.id : a.type === "activity" ? -1 : 1));
 }

@@ -1,4 +1,4 @@
-import { ArrowLeft, Settings, Shield } from "lucide-react";
+import { ArrowLeft, Settings, Shield } from "~/components/icons/icon";
 import { Link, useRouteLoaderData } from "react-router";
 import { AccountMenu, SidebarLink } from "./app-shell";
 
@@ -8,7 +8,7 @@ export function AccountSidebar() {
   return (
     <>
       <div className="p-2">
-        <Link to="/" className="flex h-8 items-center gap-2 rounded px-2 font-semibold hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60">
+        <Link to="/" className="side-menu-btn h-8 py-0 font-semibold">
           <ArrowLeft size={14} aria-hidden="true" /> Back to workspace
         </Link>
       </div>

@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, Menu as MenuIcon, Settings, Shield } from "lucide-react";
+import { ChevronDown, LogOut, Menu as MenuIcon, Settings, Shield } from "~/components/icons/icon";
 import type { ReactNode } from "react";
 import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
 import { Avatar } from "./avatar";
@@ -19,15 +19,15 @@ export const appShellHandle = { appShell: true } as const;
 export function AppShell({ sidebar, children }: { sidebar: ReactNode; children: ReactNode }) {
   return (
     <div className="md:flex md:min-h-dvh">
-      <div className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b border-zinc-200 bg-white px-2 md:hidden dark:border-zinc-800 dark:bg-zinc-950">
-        <button type="button" popoverTarget="app-sidebar" aria-label="Open navigation" className="rounded p-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+      <div className="topbar">
+        <button type="button" popoverTarget="app-sidebar" aria-label="Open navigation" className="topbar-btn">
           <MenuIcon size={18} aria-hidden="true" />
         </button>
         <Link to="/" className="text-sm font-semibold">
           Cairn
         </Link>
       </div>
-      <div id="app-sidebar" popover="auto" className="app-sidebar border-r border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <div id="app-sidebar" popover="auto" className="app-sidebar">
         {sidebar}
       </div>
       <main id="main" className="min-w-0 flex-1">
@@ -38,8 +38,8 @@ export function AppShell({ sidebar, children }: { sidebar: ReactNode; children: 
   );
 }
 
-export const sidebarLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `flex h-7 items-center gap-2 rounded px-2 text-zinc-700 dark:text-zinc-300 ${isActive ? "bg-zinc-200/70 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50" : "hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"}`;
+/** The current page's link is styled by its `aria-current="page"` (shell.css); a function, so that NavLink adds no `active` class. */
+export const sidebarLinkClass = () => "side-link";
 
 /** A link in the sidebar; the current page's is marked (aria-current) and highlighted. */
 export function SidebarLink({ to, end, children }: { to: string; end?: boolean; children: ReactNode }) {
@@ -61,7 +61,7 @@ export function AccountMenu() {
       <PopoverMenu
         id="account-menu"
         label={`Account: ${user.name}`}
-        triggerClassName="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+        triggerClassName="side-menu-btn"
         trigger={
           <>
             <Avatar user={user} size="md" decorative />
@@ -72,7 +72,7 @@ export function AccountMenu() {
       >
         {() => (
           <>
-            <p className="truncate px-2 pt-1 pb-1.5 text-xs text-zinc-600 dark:text-zinc-400">{user.email}</p>
+            <p className="menu-title truncate font-normal">{user.email}</p>
             <Link to="/settings" className={menuItemClass}>
               <Settings size={14} aria-hidden="true" /> Settings
             </Link>
@@ -109,9 +109,9 @@ export function ContentHeader({
   children?: ReactNode;
 }) {
   return (
-    <header className="flex min-h-12 flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 px-4 py-1.5 md:px-6 dark:border-zinc-800">
+    <header className="content-header">
       {crumbs.length ? (
-        <nav aria-label="Breadcrumb" className="min-w-0 text-sm text-zinc-600 dark:text-zinc-400">
+        <nav aria-label="Breadcrumb" className="crumbs">
           <ol className="flex items-center gap-1">
             {crumbs.map((crumb) => (
               <li key={crumb.to} className="flex min-w-0 items-center gap-1">
@@ -141,9 +141,7 @@ export function ViewTabs({ label, tabs }: { label: string; tabs: { to: string; l
             <NavLink
               to={tab.to}
               end={tab.end}
-              className={({ isActive }) =>
-                `flex h-7 items-center gap-1.5 rounded px-2 ${isActive ? "bg-zinc-100 font-medium text-zinc-900 dark:bg-zinc-800 dark:text-zinc-50" : "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"}`
-              }
+              className={tabClass}
             >
               {tab.icon}
               {tab.label}
@@ -155,10 +153,11 @@ export function ViewTabs({ label, tabs }: { label: string; tabs: { to: string; l
   );
 }
 
-export const primaryButtonClass =
-  "inline-flex h-7 items-center gap-1.5 rounded-md bg-indigo-600 px-2.5 text-sm font-medium text-white hover:bg-indigo-700 dark:bg-indigo-400 dark:text-zinc-950 dark:hover:bg-indigo-300";
-export const secondaryButtonClass =
-  "inline-flex h-7 items-center gap-1.5 rounded-md border border-zinc-300 px-2.5 text-sm font-medium text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800";
+const tabClass = () => "tab";
+
+/** The buttons (and button-like links) of DESIGN.md: short component classes of app/styles/shell.css. */
+export const primaryButtonClass = "btn-primary";
+export const secondaryButtonClass = "btn-secondary";
 
 /** Padding of a page's body under its ContentHeader. */
 export function PageBody({ children, narrow = false }: { children: ReactNode; narrow?: boolean }) {

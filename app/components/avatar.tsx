@@ -1,14 +1,5 @@
-/** Written out in full so that Tailwind finds them; each pair is at least 4.5:1 (white on 600/700). */
-const avatarColors = [
-  "bg-indigo-600",
-  "bg-emerald-700",
-  "bg-amber-700",
-  "bg-rose-600",
-  "bg-sky-700",
-  "bg-violet-600",
-  "bg-teal-700",
-  "bg-fuchsia-700",
-];
+/** How many avatar colours there are (`.av0`–`.av7` in app/styles/shell.css; white on each is at least 4.5:1). */
+const avatarColorCount = 8;
 
 /** "Ada Lovelace" → "AL", "grace" → "G". */
 export function initials(name: string): string {
@@ -22,14 +13,14 @@ export function initials(name: string): string {
  * the same on every screen. The name is the accessible name unless the caller names it otherwise.
  */
 export function Avatar({ user, size = "sm", decorative = false }: { user: { id: number; name: string } | null; size?: "sm" | "md"; decorative?: boolean }) {
-  const box = size === "md" ? "size-6 text-[11px]" : "size-5 text-[10px]";
+  const md = size === "md" ? " av-md" : "";
   if (!user) {
     return (
       <span
         role={decorative ? undefined : "img"}
         aria-label={decorative ? undefined : "Unassigned"}
         aria-hidden={decorative || undefined}
-        className={`inline-block shrink-0 rounded-full border border-dashed border-zinc-400 dark:border-zinc-500 ${box}`}
+        className={`av-none${md}`}
       />
     );
   }
@@ -39,7 +30,7 @@ export function Avatar({ user, size = "sm", decorative = false }: { user: { id: 
       aria-label={decorative ? undefined : user.name}
       aria-hidden={decorative || undefined}
       title={user.name}
-      className={`inline-flex shrink-0 items-center justify-center rounded-full font-semibold text-white select-none ${box} ${avatarColors[user.id % avatarColors.length]}`}
+      className={`av av${user.id % avatarColorCount}${md}`}
     >
       {initials(user.name)}
     </span>

@@ -1,42 +1,53 @@
-import { useDroppable } from "@dnd-kit/core";
-import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useMemo } from "react";
+import type { ReactNode, Ref } from "react";
 import { Link, useLocation } from "react-router";
-import type { BoardCard } from "~/issues/board.server";
+import type { BoardCard } from "~/issues/board-cards";
 import { boardColumnCap, boardPageSize } from "~/issues/board-limits";
 import { issueKey, type Status, statusLabels } from "~/issues/issue-fields";
-import { cardElementId, SortableBoardCard } from "./board-card";
+import { BoardCardItem, cardElementId, type CardProps } from "./board-card";
 import { StatusIcon } from "./icons/status-icon";
 
 export type BoardColumnData = { status: Status; total: number; cards: BoardCard[] };
 
+/** What every column and card of one board shares. */
+export type BoardShared = { projectKey: string; issuesPath: string; canWrite: boolean; filtered: boolean };
+
 /** The droppable id of a column (a card's id is its issue's id). */
 export const columnDropId = (status: Status) => `column-${status}`;
+
+/** The props of the card at `index` of `column`. */
+export const cardProps = (column: BoardColumnData, card: BoardCard, index: number, shared: BoardShared): CardProps & { projectKey: string } => ({
+  card,
+  status: column.status,
+  index,
+  total: column.total,
+  issuesPath: shared.issuesPath,
+  projectKey: shared.projectKey,
+  canWrite: shared.canWrite,
+});
 
 /**
  * One status of the board: a 280 px column with its header (icon, name, count), its cards in their
  * own vertical scroll, and "Show N more" — a GET link (`show.<status>=…`), so it works without
- * JavaScript — until the cap, past which the list shows the rest.
+ * JavaScript — until the cap, past which the list shows the rest. `children` are its cards (an
+ * `<ol>`); the drag and drop layer gives the scrolling area its `areaRef` and says when a card is over it.
  */
 export function BoardColumn({
   column,
   shown,
-  projectKey,
-  issuesPath,
-  canWrite,
-  filtered,
+  shared,
+  areaRef,
+  isOver = false,
+  children,
 }: {
   column: BoardColumnData;
   /** How many cards the server was asked for (the cards on screen may differ while a move is on its way). */
   shown: number;
-  projectKey: string;
-  issuesPath: string;
-  canWrite: boolean;
-  filtered: boolean;
+  shared: BoardShared;
+  areaRef?: Ref<HTMLDivElement>;
+  isOver?: boolean;
+  children: ReactNode;
 }) {
-  const { setNodeRef, isOver } = useDroppable({ id: columnDropId(column.status), disabled: !canWrite });
   const location = useLocation();
-  const ids = useMemo(() => column.cards.map((card) => card.id), [column.cards]);
   const titleId = `column-title-${column.status}`;
   const label = statusLabels[column.status];
   const more = Math.min(boardPageSize, column.total - shown, boardColumnCap - shown);
@@ -47,53 +58,51 @@ export function BoardColumn({
     params.delete("menu");
     params.set(`show.${column.status}`, String(shown + more));
     // Back to the last card shown so far: the new ones follow it (without JavaScript the page is new).
-    return `${location.pathname}?${params}${last ? `#${cardElementId(issueKey(projectKey, last.number))}` : ""}`;
+    return `${location.pathname}?${params}${last ? `#${cardElementId(issueKey(shared.projectKey, last.number))}` : ""}`;
   };
   const listHref = () => {
     const params = new URLSearchParams(location.search);
     for (const name of [...params.keys()]) if (name === "menu" || name === "status" || name.startsWith("show.")) params.delete(name);
     params.set("status", column.status);
-    return `${issuesPath}?${params}`;
+    return `${shared.issuesPath}?${params}`;
   };
 
   return (
-    <section aria-labelledby={titleId} className="flex max-h-full w-[280px] shrink-0 flex-col rounded-lg bg-zinc-100/80 dark:bg-zinc-900/50">
-      <h2 id={titleId} className="flex h-10 shrink-0 items-center gap-2 px-3 text-sm font-medium">
+    <section aria-labelledby={titleId} className="board-column">
+      <h2 id={titleId}>
         <StatusIcon status={column.status} />
-        {label} <span className="font-normal text-zinc-600 dark:text-zinc-400">{column.total}</span>
+        {label} <span>{column.total}</span>
       </h2>
-      <div ref={setNodeRef} className={`relative min-h-24 flex-1 overflow-y-auto rounded-b-lg px-2 pb-2 ${isOver ? "bg-indigo-50 dark:bg-indigo-950/40" : ""}`}>
-        <SortableContext id={column.status} items={ids} strategy={verticalListSortingStrategy}>
-          <ol className="space-y-2">
-            {column.cards.map((card, index) => (
-              <SortableBoardCard
-                key={card.id}
-                card={card}
-                status={column.status}
-                index={index}
-                total={column.total}
-                issuesPath={issuesPath}
-                projectKey={projectKey}
-                canWrite={canWrite}
-              />
-            ))}
-          </ol>
-        </SortableContext>
-        {column.cards.length === 0 ? (
-          <p className="rounded-md border border-dashed border-zinc-300 px-3 py-4 text-center text-[13px] text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-            {filtered ? "No matching issues." : "No issues."}
-          </p>
-        ) : null}
+      <div ref={areaRef} className={isOver ? "board-cards is-over" : "board-cards"}>
+        {children}
+        {column.cards.length === 0 ? <p className="board-empty">{shared.filtered ? "No matching issues." : "No issues."}</p> : null}
         {more > 0 ? (
-          <Link to={moreHref()} preventScrollReset className="mt-2 block rounded px-2 py-1.5 text-center text-[13px] text-zinc-700 hover:bg-zinc-200/70 dark:text-zinc-300 dark:hover:bg-zinc-800">
+          <Link to={moreHref()} preventScrollReset className="board-more">
             Show {more} more<span className="sr-only"> in {label}</span>
           </Link>
         ) : column.total > shown && shown >= boardColumnCap ? (
-          <Link to={listHref()} className="mt-2 block rounded px-2 py-1.5 text-center text-[13px] text-zinc-700 hover:bg-zinc-200/70 dark:text-zinc-300 dark:hover:bg-zinc-800">
+          <Link to={listHref()} className="board-more">
             See all {column.total} in the list<span className="sr-only">: {label}</span>
           </Link>
         ) : null}
       </div>
     </section>
   );
+}
+
+/**
+ * The columns without drag and drop: what a client-side visit shows for the moment before the drag
+ * and drop layer's code has arrived (a page from the server shows its own markup meanwhile). The
+ * same markup as that layer's, so nothing moves when it takes over.
+ */
+export function StaticBoardColumns({ columns, shown, shared }: { columns: BoardColumnData[]; shown: Partial<Record<Status, number>>; shared: BoardShared }) {
+  return columns.map((column) => (
+    <BoardColumn key={column.status} column={column} shown={shown[column.status] ?? column.cards.length} shared={shared}>
+      <ol>
+        {column.cards.map((card, index) => (
+          <BoardCardItem key={card.id} {...cardProps(column, card, index, shared)} />
+        ))}
+      </ol>
+    </BoardColumn>
+  ));
 }

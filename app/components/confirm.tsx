@@ -81,9 +81,8 @@ export function ConfirmAction({
   );
 }
 
-const confirmBoxClass =
-  "w-full max-w-md rounded-lg border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
-const cancelClass = "rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+const confirmBoxClass = "confirm-box";
+const cancelClass = "cancel";
 
 function ConfirmContent({ id, title, message, children }: { id: string; title: string; message: ReactNode; children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useRenderErrorDigest } from "~/errors/render-error-digest";
-import { reportBoundaryError } from "~/monitoring/reporting.client";
+import { reportBoundaryError } from "~/monitoring/reporting-starter.client";
 
 export const unexpectedErrorMessage = "Application error: something went wrong on our side.";
 

@@ -6,10 +6,7 @@ export function FlashMessage() {
   const flash = useRouteLoaderData<{ flash: Flash | null }>("root")?.flash;
   if (!flash) return null;
   return (
-    <div
-      role="status"
-      className="mx-4 mt-3 rounded-md border border-emerald-300 bg-emerald-50 px-4 py-2 text-sm text-emerald-900 md:mx-6 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
-    >
+    <div role="status" className="flash">
       <p>{flash.text}</p>
       {flash.link ? (
         <p className="mt-1">

@@ -8,7 +8,7 @@ const inputClass =
 function FieldError({ meta }: { meta: FieldMetadata<unknown> }) {
   if (!meta.errors?.length) return null;
   return (
-    <p id={meta.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+    <p id={meta.errorId} className="field-error mt-1">
       {meta.errors.join(" ")}
     </p>
   );
@@ -102,11 +102,7 @@ export function FormSummary({ form, hiddenFields = [] }: { form: FormMetadata<an
   const messages = [...(form.errors ?? []), ...fieldErrors.filter(([name]) => hiddenFields.includes(name)).flatMap(([, errors]) => errors)];
   if (!messages.length && !marked) return null;
   return (
-    <div
-      id={form.errorId}
-      role="alert"
-      className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-    >
+    <div id={form.errorId} role="alert" className="alert">
       {messages.map((message) => (
         <p key={message}>{message}</p>
       ))}
@@ -143,11 +139,6 @@ export function SubmitButton({
     submitted !== undefined &&
     (value === undefined || submitted.get(name ?? "intent") === value) &&
     Object.entries(match).every(([field, expected]) => submitted.get(field) === String(expected));
-  const styles = {
-    primary: "bg-indigo-700 text-white hover:bg-indigo-800",
-    secondary: "border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900",
-    danger: "bg-red-700 text-white hover:bg-red-800",
-  }[variant];
   return (
     <button
       type="submit"
@@ -155,7 +146,7 @@ export function SubmitButton({
       value={value}
       form={form}
       aria-disabled={pending || undefined}
-      className={`rounded px-4 py-2 font-medium disabled:opacity-60 aria-disabled:opacity-60 ${styles}`}
+      className={`submit submit-${variant}`}
     >
       {pending && pendingText ? pendingText : children}
     </button>

@@ -102,20 +102,20 @@ export function IssueEditor({
             className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800"
           >
             {previewHtml === undefined ? (
-              <p className="text-[13px] text-zinc-600 dark:text-zinc-400">Rendering the preview…</p>
+              <p className="muted text-[13px]">Rendering the preview…</p>
             ) : previewHtml ? (
               <div className="prose-issue text-sm break-words" dangerouslySetInnerHTML={{ __html: previewHtml }} />
             ) : (
-              <p className="text-[13px] text-zinc-600 dark:text-zinc-400">Nothing to preview.</p>
+              <p className="muted text-[13px]">Nothing to preview.</p>
             )}
           </section>
         ) : null}
         {fields.description.errors ? (
-          <p id={fields.description.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          <p id={fields.description.errorId} className="field-error mt-1">
             {fields.description.errors.join(" ")}
           </p>
         ) : (
-          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Markdown works here.</p>
+          <p className="muted mt-1 text-xs">Markdown works here.</p>
         )}
       </div>
       <div className="flex items-center gap-2">

@@ -41,10 +41,10 @@ export function IssueFieldsForm({ fields, options }: { fields: Fields; options: 
             ))}
           </div>
         ) : (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">This workspace has no labels yet.</p>
+          <p className="muted text-sm">This workspace has no labels yet.</p>
         )}
         {fields.labelIds.errors ? (
-          <p id={fields.labelIds.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          <p id={fields.labelIds.errorId} className="field-error mt-1">
             {fields.labelIds.errors.join(" ")}
           </p>
         ) : null}

@@ -1,4 +1,4 @@
-import { ArrowUpDown, Download, ListFilter, X } from "lucide-react";
+import { ArrowUpDown, Download, ListFilter, X } from "~/components/icons/icon";
 import type { ChangeEvent, ReactNode } from "react";
 import { Form, Link, useSubmit } from "react-router";
 import { type FilterName, filterParams, isFiltered, searchOf, withoutValue } from "~/issues/filter-params";
@@ -76,12 +76,12 @@ export function IssueFilterBar({
       method="get"
       role="search"
       aria-label="Filter issues"
-      className="flex min-h-11 flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-1.5 md:px-6 dark:border-zinc-800"
+      className="filter-bar"
     >
       <PopoverMenu
         id="filter-menu"
         label="Filter"
-        triggerClassName="inline-flex h-7 items-center gap-1.5 rounded-md border border-zinc-300 px-2 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+        triggerClassName="filter-button outlined"
         trigger={
           <>
             <ListFilter size={14} aria-hidden="true" /> Filter
@@ -93,9 +93,9 @@ export function IssueFilterBar({
             {groups.map((group) =>
               group.options.length ? (
                 <fieldset key={group.title} className="mb-1">
-                  <legend className="px-2 pt-1 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">{group.title}</legend>
+                  <legend className="filter-legend">{group.title}</legend>
                   {group.options.map((option) => (
-                    <label key={option.value} className="flex h-8 cursor-pointer items-center gap-2 rounded px-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                    <label key={option.value}>
                       <input
                         type="checkbox"
                         name={option.name}
@@ -105,10 +105,9 @@ export function IssueFilterBar({
                         key={`${option.value}:${isCurrent(option.name, option.value)}`}
                         defaultChecked={isCurrent(option.name, option.value)}
                         onChange={apply}
-                        className="accent-indigo-600"
                       />
                       {option.icon}
-                      <span className="min-w-0 flex-1 truncate">{option.label}</span>
+                      <span>{option.label}</span>
                     </label>
                   ))}
                 </fieldset>
@@ -125,7 +124,7 @@ export function IssueFilterBar({
           to={searchOf(withoutValue(current, option.name, option.value)) || "?"}
           aria-label={`Remove filter ${option.group}: ${option.label}`}
           preventScrollReset
-          className="inline-flex h-7 max-w-56 items-center gap-1.5 rounded-md border border-zinc-300 bg-zinc-50 px-2 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+          className="filter-chip"
         >
           <span className="text-zinc-600 dark:text-zinc-400">{option.group}:</span>
           {option.icon}
@@ -162,7 +161,7 @@ export function IssueFilterBar({
           <PopoverMenu
             id="sort-menu"
             label={`Sort: ${sortLabels[filters.sort]}`}
-            triggerClassName="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+            triggerClassName="filter-button"
             trigger={
               <>
                 <ArrowUpDown size={14} aria-hidden="true" /> {sortLabels[filters.sort]}
@@ -171,11 +170,11 @@ export function IssueFilterBar({
           >
             {() => (
               <fieldset className="w-48">
-                <legend className="px-2 pt-1 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Sort</legend>
+                <legend className="filter-legend">Sort</legend>
                 {issueSorts.map((sort) => (
-                  <label key={sort} className="flex h-8 cursor-pointer items-center gap-2 rounded px-2 hover:bg-zinc-100 dark:hover:bg-zinc-800">
-                    <input type="radio" name="sort" value={sort} key={`${sort}:${filters.sort === sort}`} defaultChecked={filters.sort === sort} onChange={apply} className="accent-indigo-600" />
-                    {sortLabels[sort]}
+                  <label key={sort}>
+                    <input type="radio" name="sort" value={sort} key={`${sort}:${filters.sort === sort}`} defaultChecked={filters.sort === sort} onChange={apply} />
+                    <span>{sortLabels[sort]}</span>
                   </label>
                 ))}
                 <ApplyButton />
@@ -188,7 +187,7 @@ export function IssueFilterBar({
         </span>
         {csvHref ? (
           // A document request (reloadDocument), so that the browser downloads it, with or without JavaScript.
-          <Link reloadDocument to={csvHref} className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
+          <Link reloadDocument to={csvHref} className="filter-button">
             <Download size={14} aria-hidden="true" /> Export CSV
           </Link>
         ) : null}
@@ -200,8 +199,8 @@ export function IssueFilterBar({
 /** Without JavaScript a menu's choices apply when this is pressed; with it they apply at once. */
 function ApplyButton() {
   return (
-    <div className="no-js-only border-t border-zinc-200 p-1 dark:border-zinc-700">
-      <button type="submit" className="w-full rounded bg-indigo-600 px-2 py-1 text-sm font-medium text-white hover:bg-indigo-700">
+    <div className="no-js-only filter-apply">
+      <button type="submit">
         Apply
       </button>
     </div>
@@ -209,5 +208,5 @@ function ApplyButton() {
 }
 
 function LabelDot({ color }: { color: string }) {
-  return <span aria-hidden="true" className={`size-2.5 shrink-0 rounded-full border border-current ${labelChipClass(color)}`} />;
+  return <span aria-hidden="true" className={`label-dot ${labelChipClass(color)}`} />;
 }

@@ -1,4 +1,4 @@
-import { CalendarDays, Check, Tag } from "lucide-react";
+import { CalendarDays, Check, Tag } from "~/components/icons/icon";
 import type { ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { primaryButtonClass } from "~/components/app-shell";
@@ -55,19 +55,18 @@ function useRefusal(issueId: number, property: Property, fromPage: string | unde
 function Refusal({ message }: { message: string | undefined }) {
   if (!message) return null;
   return (
-    <p role="alert" className="mt-1 text-[13px] text-red-700 dark:text-red-400">
+    <p role="alert" className="prop-refusal">
       {message}
     </p>
   );
 }
 
-const rowTermClass = "pt-1.5 text-[13px] text-zinc-600 dark:text-zinc-400";
-const valueTriggerClass = `${triggerClass} -mx-1 min-h-7 max-w-full text-left`;
+const valueTriggerClass = `${triggerClass} prop-btn`;
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
-      <dt className={rowTermClass}>{term}</dt>
+      <dt className="prop-term">{term}</dt>
       <dd className="min-w-0">{children}</dd>
     </>
   );
@@ -88,7 +87,7 @@ export function IssueProperties({
   refusals: Refusals;
 }) {
   return (
-    <dl className="grid grid-cols-[6rem_minmax(0,1fr)] items-start gap-x-3 gap-y-1.5 text-sm">
+    <dl className="props">
       <Row term="Status">{writable ? <StatusMenu issue={issue} refusal={refusals.status} /> : <StatusValue status={issue.status} />}</Row>
       <Row term="Priority">{writable ? <PriorityMenu issue={issue} refusal={refusals.priority} /> : <PriorityValue priority={issue.priority} />}</Row>
       <Row term="Assignee">
@@ -100,18 +99,18 @@ export function IssueProperties({
         <PersonValue person={issue.reporter} none="Someone" />
       </Row>
       <Row term="Created">
-        <span className="inline-flex min-h-7 items-center">
+        <span className="prop-text">
           <RelativeTime at={issue.createdAt} />
         </span>
       </Row>
       <Row term="Updated">
-        <span className="inline-flex min-h-7 items-center">
+        <span className="prop-text">
           <RelativeTime at={issue.updatedAt} />
         </span>
       </Row>
       {issue.closedAt ? (
         <Row term="Closed">
-          <span className="inline-flex min-h-7 items-center">
+          <span className="prop-text">
             <RelativeTime at={issue.closedAt} />
           </span>
         </Row>
@@ -122,7 +121,7 @@ export function IssueProperties({
 
 function StatusValue({ status }: { status: Status }) {
   return (
-    <span className="inline-flex min-h-7 items-center gap-1.5">
+    <span className="prop-value">
       <StatusIcon status={status} />
       {statusLabels[status]}
     </span>
@@ -131,7 +130,7 @@ function StatusValue({ status }: { status: Status }) {
 
 function PriorityValue({ priority }: { priority: Priority }) {
   return (
-    <span className={`inline-flex min-h-7 items-center gap-1.5 ${priority === "urgent" ? "font-medium text-orange-700 dark:text-orange-400" : ""}`}>
+    <span className={priority === "urgent" ? "prop-value font-medium text-orange-700 dark:text-orange-400" : "prop-value"}>
       <PriorityIcon priority={priority} />
       {priorityLabels[priority]}
     </span>
@@ -140,7 +139,7 @@ function PriorityValue({ priority }: { priority: Priority }) {
 
 function PersonValue({ person, none }: { person: Person | null; none: string }) {
   return (
-    <span className="inline-flex min-h-7 min-w-0 items-center gap-1.5">
+    <span className="prop-value min-w-0">
       <Avatar user={person} decorative />
       <span className="truncate">{person?.name ?? none}</span>
     </span>
@@ -148,7 +147,7 @@ function PersonValue({ person, none }: { person: Person | null; none: string }) 
 }
 
 function LabelsValue({ labels }: { labels: Label[] }) {
-  if (!labels.length) return <span className="inline-flex min-h-7 items-center text-zinc-600 dark:text-zinc-400">None</span>;
+  if (!labels.length) return <span className="prop-text muted">None</span>;
   return (
     <span className="flex min-h-7 flex-wrap items-center gap-1">
       {labels.map((label) => (
@@ -160,9 +159,9 @@ function LabelsValue({ labels }: { labels: Label[] }) {
 
 function DueDateValue({ date }: { date: string | null }) {
   return (
-    <span className="inline-flex min-h-7 items-center gap-1.5">
+    <span className="prop-value">
       <CalendarDays size={14} aria-hidden="true" className="text-zinc-500" />
-      {date ? <DueDate date={date} /> : <span className="text-zinc-600 dark:text-zinc-400">None</span>}
+      {date ? <DueDate date={date} /> : <span className="muted">None</span>}
     </span>
   );
 }
@@ -260,7 +259,7 @@ function LabelsMenu({ issue, labels, refusal }: { issue: PropertiesIssue; labels
           chosen.length ? (
             <LabelsValue labels={chosen} />
           ) : (
-            <span className="inline-flex items-center gap-1.5 text-zinc-600 dark:text-zinc-400">
+            <span className="muted inline-flex items-center gap-1.5">
               <Tag size={14} aria-hidden="true" /> None
             </span>
           )
@@ -268,7 +267,7 @@ function LabelsMenu({ issue, labels, refusal }: { issue: PropertiesIssue; labels
       >
         {(close) => (
           <div>
-            <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">Labels</p>
+            <p className="menu-title">Labels</p>
             {labels.length ? (
               <ul>
                 {labels.map((label) => {
@@ -294,7 +293,7 @@ function LabelsMenu({ issue, labels, refusal }: { issue: PropertiesIssue; labels
                 })}
               </ul>
             ) : (
-              <p className="px-2 py-1.5 text-zinc-600 dark:text-zinc-400">This workspace has no labels yet.</p>
+              <p className="muted px-2 py-1.5">This workspace has no labels yet.</p>
             )}
           </div>
         )}
@@ -328,10 +327,7 @@ function DueDateMenu({ issue, refusal }: { issue: PropertiesIssue; refusal?: str
                   className="h-7 rounded border border-zinc-300 bg-white px-2 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
                 />
               </label>
-              <button
-                type="submit"
-                className={primaryButtonClass}
-              >
+              <button type="submit" className={primaryButtonClass}>
                 Save
               </button>
             </fetcher.Form>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 
 const shortcuts: [key: string, what: string][] = [
@@ -27,11 +27,18 @@ function moveThroughIssues(step: 1 | -1) {
   links[next]!.focus();
 }
 
-/** The workspace's keyboard shortcuts. They exist only with JavaScript, like this component's effect. */
+/**
+ * The workspace's keyboard shortcuts. They exist only with JavaScript, like this component's effect;
+ * so does their list ("?"), which is rendered only once asked for.
+ */
 export function KeyboardShortcuts() {
   const navigate = useNavigate();
   const { workspace, key } = useParams();
   const dialog = useRef<HTMLDialogElement>(null);
+  const [listed, setListed] = useState(false);
+  useEffect(() => {
+    if (listed && !dialog.current?.open) dialog.current?.showModal();
+  }, [listed]);
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
@@ -51,7 +58,8 @@ export function KeyboardShortcuts() {
           moveThroughIssues(-1);
           break;
         case "?":
-          dialog.current?.showModal();
+          if (dialog.current) dialog.current.showModal();
+          else setListed(true);
           break;
         default:
           return;
@@ -62,6 +70,7 @@ export function KeyboardShortcuts() {
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [navigate, workspace, key]);
 
+  if (!listed) return null;
   return (
     <dialog ref={dialog} aria-labelledby="shortcuts-title" className="m-auto rounded border border-zinc-300 p-6 backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
       <h2 id="shortcuts-title" className="text-lg font-semibold">

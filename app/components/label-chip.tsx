@@ -1,10 +1,7 @@
-import { labelChipClass } from "~/labels/palette";
+import { labelColors } from "~/labels/palette";
 
-/** A label as it appears on issues, lists and the board: its name in a small chip of its color. */
+/** A label as it appears on issues, lists and the board: its name in a small chip of its color (`.chip-…`, shell.css). */
 export function LabelChip({ name, color }: { name: string; color: string }) {
-  return (
-    <span className={`inline-block max-w-full truncate rounded-full align-middle px-2 py-0.5 text-xs font-medium ${labelChipClass(color)}`}>
-      {name}
-    </span>
-  );
+  // A color no longer in the palette shows as gray rather than unreadable.
+  return <span className={`chip chip-${(labelColors as readonly string[]).includes(color) ? color : "gray"}`}>{name}</span>;
 }

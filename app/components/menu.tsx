@@ -10,12 +10,10 @@ import { Link, useFetcher, useLocation } from "react-router";
 
 export type Choice = { value: string; label: string; icon?: ReactNode };
 
-const panelClass =
-  "menu-panel z-40 min-w-44 max-w-72 rounded-md border border-zinc-200 bg-white p-1 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
-export const menuItemClass =
-  "flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-100 focus-visible:bg-zinc-100 aria-[current=true]:font-medium dark:hover:bg-zinc-800 dark:focus-visible:bg-zinc-800";
-export const triggerClass =
-  "inline-flex items-center gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800 aria-expanded:bg-zinc-100 dark:aria-expanded:bg-zinc-800";
+/** Short component classes (app/styles/shell.css): a menu's panel, its items, the button that opens it. */
+const panelClass = "menu-panel";
+export const menuItemClass = "menu-item";
+export const triggerClass = "menu-btn";
 
 /** The value a choice form shows: the one being saved while it is on its way, else the stored one. */
 export function useChoice(fetcherKey: string, name: string, stored: string) {
@@ -50,13 +48,13 @@ export function ChoiceForm({
       {Object.entries(hidden).map(([field, value]) => (
         <input key={field} type="hidden" name={field} value={value} />
       ))}
-      <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">{title}</p>
+      <p className="menu-title">{title}</p>
       <ul>
         {choices.map((choice) => (
           <li key={choice.value}>
             <button type="submit" name={name} value={choice.value} aria-current={choice.value === current ? "true" : undefined} className={menuItemClass}>
               {choice.icon}
-              <span className="min-w-0 flex-1 truncate">{choice.label}</span>
+              <span className="item-label">{choice.label}</span>
               {choice.value === current ? <span aria-hidden="true">✓</span> : null}
             </button>
           </li>
@@ -146,7 +144,7 @@ export function OnDemandMenu({
         </Link>
         <div role="group" aria-label={label} className={`${panelClass} absolute top-full left-0 mt-1`}>
           {children({ close: () => undefined, returnTo: closeHref })}
-          <Link to={closeHref} preventScrollReset className={`${menuItemClass} text-zinc-600 dark:text-zinc-400`}>
+          <Link to={closeHref} preventScrollReset className={`${menuItemClass} muted`}>
             Close
           </Link>
         </div>

@@ -31,7 +31,7 @@ export function DueDate({ date, closed = false, className = "" }: { date: string
     <time
       dateTime={date}
       title={overdue ? `Overdue: due ${date}` : `Due ${date}`}
-      className={`${overdue ? "font-medium text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400"} ${className}`}
+      className={`${overdue ? "due-over" : "due"}${className ? ` ${className}` : ""}`}
     >
       {calendarDate(date, today)}
       {overdue ? <span className="sr-only"> (overdue)</span> : null}

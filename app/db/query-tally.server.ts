@@ -1,10 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { LogEvent } from "kysely";
 
-/** The SQL queries one request ran, and the time they took in total (overlapping ones each count). */
-export type QueryTally = { count: number; durationMs: number };
+/**
+ * The SQL queries one request ran, and the time they took in total (overlapping ones each count);
+ * and, for a GET, the lookups its loaders share (app/auth/request-memo.server.ts), kept here so that
+ * a request has one AsyncLocalStorage: each one more slows down every promise of the process.
+ */
+export type QueryTally = { count: number; durationMs: number; memo?: Map<string, unknown> };
 
 const currentTally = new AsyncLocalStorage<QueryTally>();
+
+/** The tally of the request being served, if any. */
+export const currentQueryTally = (): QueryTally | undefined => currentTally.getStore();
 
 /** Runs `work` (and everything it starts) with queries counted into a new tally. */
 export function countingQueries<T>(work: (tally: QueryTally) => T): T {

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
-import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { pinoHttp } from "pino-http";
@@ -13,6 +12,7 @@ import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
 import type { Telemetry } from "~/monitoring/otlp-export.server";
 import { appContext, type AppServices } from "./app-context.server";
+import { serveBuiltAssets } from "./assets.server";
 import { compressResponses } from "./compression.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
 import type { Lifecycle } from "./lifecycle.server";
@@ -30,7 +30,8 @@ export type HostOptions = {
   database: DatabaseHandle;
   /** Known once the app is ready: refuseWhileStarting keeps every request that signs a cookie out until then. */
   sessionSecret: () => string;
-  build: () => Promise<ServerBuild>;
+  /** Development: loaded anew for every request (Vite recompiles it). Production: loaded once. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   /** Development: Vite serves assets and compiles on demand. Production: the built client files. */
   assets: { vite: ViteDevServer } | { clientDir: string };
 };
@@ -79,18 +80,9 @@ export function createHostApp(options: HostOptions): express.Express {
   app.get("/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").type("text/plain").send("ok\n");
   });
+  if ("vite" in assets) app.use(assets.vite.middlewares);
+  else serveBuiltAssets(app, assets.clientDir);
   app.use(compressResponses);
-
-  if ("vite" in assets) {
-    app.use(assets.vite.middlewares);
-  } else {
-    // File names under /assets carry a content hash: cache them for good.
-    app.use(
-      "/assets",
-      express.static(path.join(assets.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
-    );
-    app.use(express.static(assets.clientDir, { maxAge: "1h", index: false }));
-  }
 
   app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations, serverTiming, retryAfterWhenUnavailable);
   app.use(

@@ -21,5 +21,16 @@ const drainOnceThroughCompression: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/**
+ * React Router's Express adapter flushes the response after every chunk it writes, and each flush
+ * makes `compression` end a deflate block (Z_SYNC_FLUSH) and hand it out. Nothing Cairn sends needs
+ * to arrive in parts — pages are rendered whole, loaders never defer (decision record 012) — so the
+ * flushes are dropped and each response is compressed in one go, which is faster and smaller.
+ */
+const noFlushes: RequestHandler = (_req, res, next) => {
+  (res as typeof res & { flush?: () => void }).flush = () => {};
+  next();
+};
+
 /** gzip/brotli for responses that are worth it, as `compression` decides. */
-export const compressResponses: RequestHandler[] = [compression(), drainOnceThroughCompression];
+export const compressResponses: RequestHandler[] = [compression(), drainOnceThroughCompression, noFlushes];

@@ -2,20 +2,14 @@ import type { Database } from "~/db/database.server";
 import type { Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
+import type { BoardCard, BoardLabel, BoardPerson } from "./board-cards";
 import { boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses, statusLabels } from "./issue-fields";
 import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
 
 const noFilters = parseIssueFilters(new URLSearchParams());
 
-export type BoardCard = {
-  id: number;
-  number: number;
-  title: string;
-  priority: ReturnType<typeof priorityOf>;
-  assignee: { id: number; name: string } | null;
-  labels: { id: number; name: string; color: string }[];
-};
+export type { BoardCard, BoardLabel, BoardPerson } from "./board-cards";
 
 /** How many cards of a column to show: the `show.<status>` parameter, from one page to the cap. */
 export function shownCount(params: URLSearchParams, status: Status): number {
@@ -30,47 +24,90 @@ export const boardStatuses = (filters: Pick<IssueFilters, "statuses">): Status[]
 /**
  * One column per status (or per filtered status), cards in their board order, the list's filters
  * applied; each column its first `shown[status]` cards (one page unless asked) and its total.
+ *
+ * One statement on both databases: the count of each status (one grouped pass over the index
+ * issues_project_board), joined to the first cards of each column — one `order by sort_order, id
+ * limit n` per status, each a short range of the same index, put together with `union all` — and
+ * their assignees and labels. (A `row_number() over (partition by status …)` ranks every issue of
+ * the project before it can keep 50 of a column: 8.7 ms at 3,500 issues on SQLite against 0.7 ms
+ * for this, and it grows with the project.) `labels`, when given, are the objects the cards share
+ * (the page's own list of the workspace's labels).
  */
-export async function loadBoard(db: Database, projectId: number, filters: IssueFilters, meId: number, shown: Partial<Record<Status, number>> = {}) {
-  const columns = await Promise.all(
-    boardStatuses(filters).map(async (status) => {
-      const scoped = applyIssueFilters(db.selectFrom("issues"), projectId, { ...filters, statuses: [status] }, meId);
-      const [{ total }, cards] = await Promise.all([
-        scoped.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-        scoped
-          .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
-          .select(["issues.id", "issues.number", "issues.title", "issues.priority", "assignee.id as assigneeId", "assignee.name as assigneeName"])
-          .orderBy("issues.sort_order")
-          .orderBy("issues.id")
-          .limit(Math.min(shown[status] ?? boardPageSize, boardColumnCap))
-          .execute(),
-      ]);
-      return { status, total: Number(total), cards };
-    }),
-  );
-  const ids = columns.flatMap((column) => column.cards.map((card) => card.id));
-  const labelRows = ids.length
-    ? await db
-        .selectFrom("issue_labels")
-        .innerJoin("labels", "labels.id", "issue_labels.label_id")
-        .select(["issue_labels.issue_id", "labels.id", "labels.name", "labels.color"])
-        .where("issue_labels.issue_id", "in", ids)
-        .orderBy("labels.name")
-        .execute()
-    : [];
-  const labelsOf = new Map<number, BoardCard["labels"]>();
-  for (const { issue_id, id, name, color } of labelRows) labelsOf.set(issue_id, [...(labelsOf.get(issue_id) ?? []), { id, name, color }]);
-  return columns.map((column) => ({
-    ...column,
-    cards: column.cards.map(
-      ({ assigneeId, assigneeName, priority, ...card }): BoardCard => ({
-        ...card,
-        priority: priorityOf(priority),
-        assignee: assigneeId === null || assigneeName === null ? null : { id: assigneeId, name: assigneeName },
-        labels: labelsOf.get(card.id) ?? [],
-      }),
-    ),
-  }));
+export async function loadBoard(
+  db: Database,
+  projectId: number,
+  filters: IssueFilters,
+  meId: number,
+  shown: Partial<Record<Status, number>> = {},
+  labels: BoardLabel[] = [],
+) {
+  const columnStatuses = boardStatuses(filters);
+  const scoped = (only: Status[]) => applyIssueFilters(db.selectFrom("issues"), projectId, { ...filters, statuses: only }, meId);
+  const counts = scoped(filters.statuses)
+    .select(["issues.status", (eb) => eb.fn.countAll<number>().as("total")])
+    .groupBy("issues.status");
+  const firstCards = columnStatuses
+    .map((status, index) =>
+      db
+        .selectFrom(
+          scoped([status])
+            .select(["issues.id", "issues.status", "issues.number", "issues.title", "issues.priority", "issues.assignee_id", "issues.sort_order"])
+            .orderBy("issues.sort_order")
+            .orderBy("issues.id")
+            .limit(Math.min(shown[status] ?? boardPageSize, boardColumnCap))
+            .as(`column${index}`),
+        )
+        .selectAll(),
+    )
+    .reduce((union, column) => union.unionAll(column));
+  const rows = await db
+    .selectFrom(counts.as("counted"))
+    .leftJoin(firstCards.as("card"), "card.status", "counted.status")
+    .leftJoin("users as assignee", "assignee.id", "card.assignee_id")
+    .leftJoin("issue_labels", "issue_labels.issue_id", "card.id")
+    .leftJoin("labels", "labels.id", "issue_labels.label_id")
+    .select([
+      "counted.status",
+      "counted.total",
+      "card.id",
+      "card.number",
+      "card.title",
+      "card.priority",
+      "assignee.id as assigneeId",
+      "assignee.name as assigneeName",
+      "labels.id as labelId",
+      "labels.name as labelName",
+      "labels.color as labelColor",
+    ])
+    .orderBy("card.sort_order")
+    .orderBy("card.id")
+    .orderBy("labels.name")
+    .execute();
+
+  const columns = new Map(columnStatuses.map((status) => [status, { status, total: 0, cards: [] as BoardCard[] }]));
+  const people = new Map<number, BoardPerson>();
+  const labelsById = new Map(labels.map((label) => [label.id, label]));
+  let last: BoardCard | undefined;
+  for (const row of rows) {
+    const column = columns.get(row.status)!;
+    column.total = Number(row.total);
+    if (row.id === null) continue;
+    if (last?.id !== row.id) {
+      let assignee: BoardPerson | null = null;
+      if (row.assigneeId !== null) {
+        assignee = people.get(row.assigneeId) ?? { id: row.assigneeId, name: row.assigneeName ?? "" };
+        people.set(row.assigneeId, assignee);
+      }
+      last = { id: row.id, number: row.number!, title: row.title!, priority: priorityOf(row.priority!), assignee, labels: [] };
+      column.cards.push(last);
+    }
+    if (row.labelId !== null) {
+      const label = labelsById.get(row.labelId) ?? { id: row.labelId, name: row.labelName!, color: row.labelColor! };
+      labelsById.set(row.labelId, label);
+      last.labels.push(label);
+    }
+  }
+  return [...columns.values()];
 }
 
 export type Board = Awaited<ReturnType<typeof loadBoard>>;

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { DB, Status } from "~/db/schema";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
+import type { RowLabel, RowPerson } from "~/components/issue-row";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
 /** docs/product.md, Limits. */
@@ -134,43 +135,62 @@ export function orderIssues<O>(query: SelectQueryBuilder<DB, "issues", O>, sort:
   }
 }
 
-/** One page of a project's issues, filtered and sorted, with its labels — three queries, each on an index. */
+/**
+ * One page of a project's issues, filtered and sorted, with its labels — two queries, each on an
+ * index: the page's rows, each carrying the number of matching issues (a subquery the database
+ * runs once), then their labels. Only a page past the last (an old link) costs a count and the
+ * last page again.
+ */
 export async function listIssues(db: Database, projectId: number, filters: IssueFilters, meId: number) {
-  const base = applyIssueFilters(db.selectFrom("issues"), projectId, filters, meId);
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
-  const pageCount = Math.max(1, Math.ceil(Number(total) / issuePageSize));
-  const page = Math.min(filters.page, pageCount);
+  const matching = () => applyIssueFilters(db.selectFrom("issues"), projectId, filters, meId);
+  const count = matching().select((eb) => eb.fn.countAll<number>().as("count"));
+  const pageAt = (page: number) =>
+    orderIssues(matching(), filters.sort)
+      .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
+      .select([
+        "issues.id",
+        "issues.number",
+        "issues.title",
+        "issues.status",
+        "issues.priority",
+        "issues.assignee_id",
+        "issues.due_date",
+        "issues.version",
+        "issues.updated_at",
+        "assignee.name as assigneeName",
+        count.as("total"),
+      ])
+      .limit(issuePageSize)
+      .offset((page - 1) * issuePageSize)
+      .execute();
 
-  const rows = orderIssues(base, filters.sort)
-    .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
-    .select([
-      "issues.id",
-      "issues.number",
-      "issues.title",
-      "issues.status",
-      "issues.priority",
-      "issues.assignee_id",
-      "issues.due_date",
-      "issues.version",
-      "issues.updated_at",
-      "assignee.name as assigneeName",
-    ]);
-  const issues = await rows.limit(issuePageSize).offset((page - 1) * issuePageSize).execute();
+  let page = filters.page;
+  let rows = await pageAt(page);
+  let total = rows.length ? Number(rows[0]!.total) : 0;
+  if (!rows.length && page > 1) {
+    total = Number((await count.executeTakeFirstOrThrow()).count);
+    page = Math.max(1, Math.ceil(total / issuePageSize));
+    rows = total ? await pageAt(page) : [];
+  }
+  if (!rows.length) page = 1;
   const labels = await labelsOfIssues(
     db,
-    issues.map((i) => i.id),
+    rows.map((i) => i.id),
   );
   return {
-    issues: issues.map((issue) => ({ ...issue, priority: priorityOf(issue.priority), labels: labels.get(issue.id) ?? [] })),
-    total: Number(total),
+    issues: rows.map(({ total: _total, ...issue }) => ({ ...issue, priority: priorityOf(issue.priority), labels: labels.get(issue.id) ?? [] })),
+    total,
     page,
-    pageCount,
+    pageCount: Math.max(1, Math.ceil(total / issuePageSize)),
   };
 }
 
-/** The labels of each of these issues, by name — one query. */
+/**
+ * The labels of each of these issues, by name — one query. A label is one object wherever it
+ * appears, so that the page's hydration payload (which keeps one copy of each object) holds it once.
+ */
 export async function labelsOfIssues(db: Database, issueIds: number[]) {
-  const byIssue = new Map<number, { id: number; name: string; color: string }[]>();
+  const byIssue = new Map<number, RowLabel[]>();
   if (!issueIds.length) return byIssue;
   const rows = await db
     .selectFrom("issue_labels")
@@ -179,55 +199,26 @@ export async function labelsOfIssues(db: Database, issueIds: number[]) {
     .where("issue_labels.issue_id", "in", issueIds)
     .orderBy("labels.name")
     .execute();
-  for (const { issue_id, ...label } of rows) byIssue.set(issue_id, [...(byIssue.get(issue_id) ?? []), label]);
+  const labels = new Map<number, RowLabel>();
+  for (const { issue_id, ...row } of rows) {
+    let label = labels.get(row.id);
+    if (!label) labels.set(row.id, (label = row));
+    const ofIssue = byIssue.get(issue_id);
+    if (ofIssue) ofIssue.push(label);
+    else byIssue.set(issue_id, [label]);
+  }
   return byIssue;
 }
 
-/**
- * Issues of a workspace as a list row shows them, for the screens across projects (My issues,
- * search): with their project's key and assignee (`asIssueRows` adds the labels).
- */
-export function workspaceIssueRows(db: Database, workspaceId: number) {
-  return db
-    .selectFrom("issues")
-    .innerJoin("projects", "projects.id", "issues.project_id")
-    .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
-    .select([
-      "issues.id",
-      "issues.number",
-      "issues.title",
-      "issues.status",
-      "issues.priority",
-      "issues.due_date",
-      "issues.updated_at",
-      "issues.version",
-      "projects.key as projectKey",
-      "assignee.id as assigneeId",
-      "assignee.name as assigneeName",
-    ])
-    .where("projects.workspace_id", "=", workspaceId);
-}
-
-type WorkspaceIssueRow = Awaited<ReturnType<ReturnType<typeof workspaceIssueRows>["execute"]>>[number];
-
-/** Those rows with their priority named, their assignee as a person and their labels. */
-export async function asIssueRows(db: Database, rows: WorkspaceIssueRow[]) {
-  const labels = await labelsOfIssues(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map(({ assigneeId, assigneeName, ...row }) => ({
-    ...row,
-    priority: priorityOf(row.priority),
-    assignee: assigneeId === null || assigneeName === null ? null : { id: assigneeId, name: assigneeName },
-    labels: labels.get(row.id) ?? [],
-  }));
+/** People as rows show them (an assignee): one object per person, for the same reason as labels. */
+export function peopleOnce() {
+  const people = new Map<number, RowPerson>();
+  return (id: number | null, name: string | null): RowPerson | null => {
+    if (id === null || name === null) return null;
+    let person = people.get(id);
+    if (!person) people.set(id, (person = { id, name }));
+    return person;
+  };
 }
 
 export type IssueListPage = Awaited<ReturnType<typeof listIssues>>;
-
-/** Issues of a workspace by id, as list rows (search results show theirs), in a map by id. */
-export async function issueRowsById(db: Database, workspaceId: number, issueIds: number[]) {
-  const rows = issueIds.length ? await asIssueRows(db, await workspaceIssueRows(db, workspaceId).where("issues.id", "in", issueIds).execute()) : [];
-  return new Map(rows.map((row) => [row.id, row]));
-}

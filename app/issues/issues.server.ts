@@ -1,4 +1,5 @@
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
+import { inTimelineOrder, type TimelineEntry } from "~/comments/comments.server";
 import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
@@ -327,3 +328,85 @@ export const parseIssueNumber = (raw: string | undefined): number | null => pars
 export const touchIssue = (db: Database | Trx, issueId: number, now: Date) =>
   db.updateTable("issues").set({ updated_at: now.toISOString() }).where("id", "=", issueId).execute();
 
+
+type DetailRow = {
+  k: "i" | "l" | "c" | "a";
+  id: number;
+  n1: number | null;
+  n2: number | null;
+  n3: number | null;
+  n4: number | null;
+  n5: number | null;
+  s1: string | null;
+  s2: string | null;
+  s3: string | null;
+  s4: string | null;
+  s5: string | null;
+  s6: string | null;
+  t1: string | null;
+  t2: string | null;
+  t3: string | null;
+};
+
+/**
+ * The issue as the detail screen shows it, with its labels and its timeline (comments and
+ * changes, oldest first), in one query: one row per thing, the same columns in each branch.
+ * Undefined when the project has no issue of that number.
+ */
+export async function findIssueDetail(db: Database, projectId: number, number: number) {
+  const issueId = sql`(select id from issues where project_id = ${projectId} and number = ${number})`;
+  const int = sql`cast(null as integer)`;
+  const text = sql`cast(null as text)`;
+  const time = sql`cast(null as timestamptz)`;
+  const { rows } = await sql<DetailRow>`
+    select 'i' as k, i.id, i.number as n1, i.priority as n2, i.assignee_id as n3, i.reporter_id as n4, i.version as n5,
+        i.title as s1, i.description as s2, i.status as s3, assignee.name as s4, reporter.name as s5, cast(i.due_date as text) as s6,
+        i.created_at as t1, i.updated_at as t2, i.closed_at as t3
+      from issues i
+      left join users assignee on assignee.id = i.assignee_id
+      left join users reporter on reporter.id = i.reporter_id
+      where i.id = ${issueId}
+    union all
+    select 'l', l.id, ${int}, ${int}, ${int}, ${int}, ${int}, l.name, l.color, ${text}, ${text}, ${text}, ${text}, ${time}, ${time}, ${time}
+      from issue_labels il inner join labels l on l.id = il.label_id
+      where il.issue_id = ${issueId}
+    union all
+    select 'c', c.id, c.author_id, ${int}, ${int}, ${int}, ${int}, u.name, c.body, ${text}, ${text}, ${text}, ${text}, c.created_at, c.edited_at, c.deleted_at
+      from comments c left join users u on u.id = c.author_id
+      where c.issue_id = ${issueId}
+    union all
+    select 'a', a.id, a.actor_id, ${int}, ${int}, ${int}, ${int}, u.name, a.kind, a.from_value, a.to_value, ${text}, ${text}, a.created_at, ${time}, ${time}
+      from activities a left join users u on u.id = a.actor_id
+      where a.issue_id = ${issueId}
+    order by k, s1, id`.execute(db);
+  const row = rows.find((r) => r.k === "i");
+  if (!row) return undefined;
+  const issue = {
+    id: row.id,
+    number: row.n1!,
+    title: row.s1!,
+    description: row.s2!,
+    status: row.s3 as Status,
+    priority: priorityOf(row.n2!),
+    assignee_id: row.n3,
+    reporter_id: row.n4,
+    due_date: row.s6,
+    closed_at: row.t3,
+    version: row.n5!,
+    created_at: row.t1!,
+    updated_at: row.t2!,
+    assigneeName: row.s4,
+    reporterName: row.s5,
+    // By name, as everywhere labels are listed.
+    labels: rows.filter((r) => r.k === "l").map((r) => ({ id: r.id, name: r.s1!, color: r.s2! })),
+  };
+  const entries: TimelineEntry[] = [];
+  for (const r of rows) {
+    if (r.k === "c") {
+      entries.push({ type: "comment", id: r.id, at: r.t1!, authorId: r.n1, authorName: r.s1, body: r.s2!, edited: r.t2 !== null, deleted: r.t3 !== null });
+    } else if (r.k === "a") {
+      entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: r.s3, to: r.s4 });
+    }
+  }
+  return { issue, timeline: inTimelineOrder(entries) };
+}

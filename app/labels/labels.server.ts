@@ -3,6 +3,7 @@ import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { singleLineText } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
+import { knownWorkspaceContext, type LabelSummary } from "~/workspaces/workspaces.server";
 import { labelColors } from "./palette";
 
 /** docs/product.md, Limits. */
@@ -24,7 +25,10 @@ const duplicateName = { field: "name", message: duplicateLabelMessage } as const
 /** The unique index on (workspace_id, lower(name)) is the judge: two concurrent saves cannot both pass a lookup. */
 const isDuplicateName = (error: unknown) => isUniqueViolation(error, "labels_workspace_name");
 
-export function listLabels(db: Database, workspaceId: number) {
+/** A workspace's labels, by name (from this request's workspace lookup when it made one). */
+export function listLabels(db: Database, workspaceId: number): Promise<LabelSummary[]> {
+  const known = knownWorkspaceContext(workspaceId);
+  if (known) return Promise.resolve(known.labels);
   return db
     .selectFrom("labels")
     .select(["id", "name", "color", "updated_at"])

@@ -3,7 +3,7 @@ import type { Metric } from "web-vitals";
 import { storableText } from "~/forms/text-characters";
 
 /**
- * Browser reporting (docs/product.md, Monitoring): uncaught errors, unhandled rejections, error boundaries that
+ * Browser reporting (docs/product.md, Monitoring), loaded after the page by reporting-starter.client.ts: uncaught errors, unhandled rejections, error boundaries that
  * rendered, and Core Web Vitals (LCP, INP, CLS, FCP, TTFB) go to `POST /monitoring` with
  * navigator.sendBeacon — batched in memory and sent when the page is hidden, so reporting never
  * holds up rendering or navigation. Only with JavaScript: nothing here runs in a browser without it.
@@ -45,13 +45,16 @@ const reportedErrors = new WeakSet<object>();
 const sentMetricIds = new Set<string>();
 const pendingMetrics = new Map<string, WebVitalEvent>();
 
-/** Starts listening; called once from app/entry.client.tsx, before hydration. */
-export function startReporting(): void {
-  if (started || typeof navigator.sendBeacon !== "function") return;
+/**
+ * Starts listening; called once the page has loaded, by app/monitoring/reporting-starter.client.ts,
+ * which caught what happened before and passes it on.
+ */
+export function startReporting(pathOnLoad: string): void {
+  if (started) return;
   started = true;
-  landingPath = currentPath();
-  addEventListener("error", onUncaughtError);
-  addEventListener("unhandledrejection", onUnhandledRejection);
+  landingPath = pathOnLoad.replace(/^\/+/, "/") || "/";
+  addEventListener("error", reportUncaughtError);
+  addEventListener("unhandledrejection", reportUnhandledRejection);
   // Hiding the page makes web-vitals report (in its own listeners, capturing on window): the
   // beacon goes once they all have, from the document, so that one beacon carries everything.
   addEventListener(
@@ -95,11 +98,11 @@ export function reportBoundaryError(error: unknown, route: string): void {
   });
 }
 
-function onUncaughtError(event: ErrorEvent): void {
+export function reportUncaughtError(event: ErrorEvent): void {
   safely(() => reportError(event.error ?? event.message, currentPath()));
 }
 
-function onUnhandledRejection(event: PromiseRejectionEvent): void {
+export function reportUnhandledRejection(event: PromiseRejectionEvent): void {
   safely(() => reportError(event.reason, currentPath(), "Unhandled rejection: "));
 }
 

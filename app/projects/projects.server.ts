@@ -1,6 +1,7 @@
 import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { multiLineText, singleLineText } from "~/forms/fields.server";
+import { knownWorkspaceContext, type ProjectSummary } from "~/workspaces/workspaces.server";
 
 /** docs/product.md, Limits. */
 export const maxProjectsPerWorkspace = 200;
@@ -56,7 +57,10 @@ export async function createProject(
   }
 }
 
-export function listProjects(db: Database, workspaceId: number) {
+/** A workspace's projects, by name (from this request's workspace lookup when it made one). */
+export function listProjects(db: Database, workspaceId: number): Promise<ProjectSummary[]> {
+  const known = knownWorkspaceContext(workspaceId);
+  if (known) return Promise.resolve(known.projects);
   return db
     .selectFrom("projects")
     .select(["id", "key", "name", "archived_at"])

@@ -1,4 +1,4 @@
-import { ChevronRight, Gauge, Plus, Server, Unplug } from "lucide-react";
+import { ChevronRight, Gauge, Plus, Server, Unplug } from "~/components/icons/icon";
 import { Link, redirect } from "react-router";
 import { currentUserContext } from "~/auth/current-user.server";
 import { instanceHasUsers } from "~/auth/users.server";

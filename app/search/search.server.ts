@@ -1,7 +1,10 @@
 import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Status } from "~/db/schema";
+import type { IssueRowData } from "~/components/issue-row";
 import { parsePositiveInteger } from "~/forms/fields.server";
+import { priorityOf } from "~/issues/issue-fields";
+import { labelsOfIssues, peopleOnce } from "~/issues/issue-list.server";
 import { latinFoldPairs } from "./latin-folding";
 
 /** docs/product.md, Limits. */
@@ -15,12 +18,9 @@ export const snippetLength = 160;
 /** `[start, end)` of a matching word, in UTF-16 code units of the string it belongs to. */
 export type HighlightRange = { start: number; end: number };
 
-export type SearchResult = {
-  issueId: number;
+/** A result: the issue as a list row shows it, with the words to highlight and a snippet. */
+export type SearchResult = IssueRowData & {
   projectKey: string;
-  number: number;
-  title: string;
-  status: Status;
   titleHighlights: HighlightRange[];
   /** Whitespace-collapsed text around the first match in the description or in the matching comment. */
   snippet: string;
@@ -107,6 +107,11 @@ type Hit = {
   number: number;
   title: string;
   status: Status;
+  priority: number;
+  due_date: string | null;
+  updated_at: string;
+  assignee_id: number | null;
+  assignee_name: string | null;
   description: string;
   project_key: string;
   comment_body: string | null;
@@ -126,6 +131,8 @@ function postgresQuery(terms: readonly string[]) {
 /**
  * One page of results, best match first: the rows of the index that match, one per issue (its
  * best-ranked row: the issue itself or one of its comments), of the workspace's projects only.
+ * The page is chosen (and the matches counted) on narrow rows; only its 50 issues are then read
+ * whole (their descriptions and comments, for the snippets).
  */
 async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, terms: readonly string[], page: number): Promise<Hit[]> {
   const limit = searchPageSize;
@@ -150,16 +157,22 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
         join issues i on i.id = r.issue_id
         join projects p on p.id = i.project_id
         where p.workspace_id = ${workspaceId}
+      ),
+      page as (
+        select issue_id, comment_id, rank, count(*) over () as total
+        from ranked
+        where n = 1
+        order by rank, issue_id desc
+        limit ${limit} offset ${offset}
       )
-      select r.issue_id, r.comment_id, i.number, i.title, i.status, i.description, p.key as project_key,
-             c.body as comment_body, count(*) over () as total
-      from ranked r
+      select r.issue_id, r.comment_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
+             u.name as assignee_name, i.description, p.key as project_key, c.body as comment_body, r.total
+      from page r
       join issues i on i.id = r.issue_id
       join projects p on p.id = i.project_id
+      left join users u on u.id = i.assignee_id
       left join comments c on c.id = r.comment_id
-      where r.n = 1
-      order by r.rank, r.issue_id desc
-      limit ${limit} offset ${offset}`.execute(db);
+      order by r.rank, r.issue_id desc`.execute(db);
     return result.rows;
   }
   // ts_rank: higher is better; weights A (title) 1.0, B (description) 0.4, comments (D) 0.1.
@@ -178,16 +191,22 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
       select issue_id, comment_id, rank,
              row_number() over (partition by issue_id order by rank desc, comment_id nulls first) as n
       from hits
+    ),
+    page as (
+      select issue_id, comment_id, rank, count(*) over () as total
+      from ranked
+      where n = 1
+      order by rank desc, issue_id desc
+      limit ${limit} offset ${offset}
     )
-    select r.issue_id, r.comment_id, i.number, i.title, i.status, i.description, p.key as project_key,
-           c.body as comment_body, count(*) over () as total
-    from ranked r
+    select r.issue_id, r.comment_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
+           u.name as assignee_name, i.description, p.key as project_key, c.body as comment_body, r.total
+    from page r
     join issues i on i.id = r.issue_id
     join projects p on p.id = i.project_id
+    left join users u on u.id = i.assignee_id
     left join comments c on c.id = r.comment_id
-    where r.n = 1
-    order by r.rank desc, r.issue_id desc
-    limit ${limit} offset ${offset}`.execute(db);
+    order by r.rank desc, r.issue_id desc`.execute(db);
   return result.rows;
 }
 
@@ -214,14 +233,25 @@ export async function searchIssues(
   }
   const total = rows.length ? Number(rows[0]!.total) : 0;
   const folded = terms.map(foldWord);
+  const labels = await labelsOfIssues(
+    handle.db,
+    rows.map((row) => Number(row.issue_id)),
+  );
+  const person = peopleOnce();
   const results = rows.map((row): SearchResult => {
     const { snippet, highlights } = makeSnippet(row.comment_body ?? row.description, folded);
+    const id = Number(row.issue_id);
     return {
-      issueId: Number(row.issue_id),
+      id,
       projectKey: row.project_key,
       number: Number(row.number),
       title: row.title,
       status: row.status,
+      priority: priorityOf(Number(row.priority)),
+      assignee: person(row.assignee_id === null ? null : Number(row.assignee_id), row.assignee_name),
+      labels: labels.get(id) ?? [],
+      due_date: row.due_date,
+      updated_at: row.updated_at,
       titleHighlights: highlightRanges(row.title, folded),
       snippet,
       snippetHighlights: highlights,

@@ -27,10 +27,14 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / (24 * hour));
 }
 
+/** Building an Intl.DateTimeFormat costs far more than using one: each is made once. */
+const monthDay = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+const monthDayYear = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
 /** "Mar 3", or "Mar 3, 2024" in another year than today's. */
 export function calendarDate(day: string, today: string): string {
   const sameYear = day.slice(0, 4) === today.slice(0, 4);
-  return new Intl.DateTimeFormat("en", { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }), timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+  return (sameYear ? monthDay : monthDayYear).format(new Date(`${day}T00:00:00Z`));
 }
 
 /**
@@ -53,6 +57,13 @@ export function relativeTime(at: Date, now: Date, timeZone: string, style: "long
 
 /** The exact time for a tooltip: "Mar 3, 2026, 14:05 GMT+1". */
 export function exactTime(at: Date, timeZone: string): string {
-  // dateStyle and timeZoneName cannot be combined: the fields are spelled out.
-  return new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(at);
+  let format = exactFormats.get(timeZone);
+  if (!format) {
+    // dateStyle and timeZoneName cannot be combined: the fields are spelled out.
+    format = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" });
+    exactFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
+
+const exactFormats = new Map<string, Intl.DateTimeFormat>();

@@ -1,5 +1,6 @@
 import type { Database } from "~/db/database.server";
 import type { Role } from "~/db/schema";
+import { knownWorkspaceContext, type MemberSummary } from "./workspaces.server";
 
 /** docs/product.md, Limits. */
 export const maxMembersPerWorkspace = 1000;
@@ -9,7 +10,10 @@ export type MembershipChange = { ok: true } | { ok: false; status: 403 | 404 | 4
 export const lastOwnerMessage = "A workspace must keep at least one owner.";
 export const onlyOwnersMessage = "Only an owner can make or remove owners.";
 
-export function listMembers(db: Database, workspaceId: number) {
+/** The members of a workspace, by name (from this request's workspace lookup when it made one). */
+export function listMembers(db: Database, workspaceId: number): Promise<MemberSummary[]> {
+  const known = knownWorkspaceContext(workspaceId);
+  if (known) return Promise.resolve(known.members);
   return db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")

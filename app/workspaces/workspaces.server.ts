@@ -1,3 +1,5 @@
+import { sql } from "kysely";
+import { recalled, remember } from "~/auth/request-memo.server";
 import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import type { Role } from "~/db/schema";
@@ -84,3 +86,68 @@ export async function deleteWorkspace(db: Database, workspaceId: number): Promis
     await trx.deleteFrom("workspaces").where("id", "=", workspaceId).execute();
   });
 }
+
+export type ProjectSummary = { id: number; key: string; name: string; archived_at: string | null };
+export type MemberSummary = { userId: number; name: string; email: string; role: Role; created_at: string };
+export type LabelSummary = { id: number; name: string; color: string; updated_at: string };
+
+/** Everything a page of a workspace shares: the workspace, its sidebar, its people and labels. */
+export type WorkspaceContext = {
+  /** The workspace and the user's role in it. */
+  workspace: WorkspaceSummary;
+  /** All of the user's workspaces (this one too), by name. */
+  workspaces: WorkspaceSummary[];
+  /** Its projects, by name; `description` only for the project asked for (`projectKey`), else null. */
+  projects: (ProjectSummary & { description: string | null })[];
+  /** Its members, by name (as `listMembers`). */
+  members: MemberSummary[];
+  /** Its labels, by name (as `listLabels`). */
+  labels: LabelSummary[];
+};
+
+type ContextRow = { k: "w" | "p" | "m" | "l"; id: number; a: string; b: string; c: string | null; t: string | null };
+
+/**
+ * The workspace with this slug, if the user is a member, with what every page of it shows or
+ * checks — the user's workspaces, its projects, members and labels — in one query: one row per
+ * thing, the same columns in each branch. Undefined when it does not exist or they are not a member.
+ */
+export async function loadWorkspaceContext(db: Database, slug: string, userId: number, projectKey?: string): Promise<WorkspaceContext | undefined> {
+  const here = sql`(select w.id from workspaces w inner join memberships m on m.workspace_id = w.id where w.slug = ${slug} and m.user_id = ${userId})`;
+  const { rows } = await sql<ContextRow>`
+    select 'w' as k, w.id, w.slug as a, w.name as b, m.role as c, cast(null as timestamptz) as t, w.name as s
+      from memberships m inner join workspaces w on w.id = m.workspace_id
+      where m.user_id = ${userId}
+    union all
+    select 'p', p.id, p.key, p.name, case when p.key = ${projectKey?.toUpperCase() ?? null} then p.description end, p.archived_at, p.name
+      from projects p
+      where p.workspace_id = ${here}
+    union all
+    select 'm', u.id, u.name, u.email, m.role, m.created_at, u.name
+      from memberships m inner join users u on u.id = m.user_id
+      where m.workspace_id = ${here}
+    union all
+    select 'l', l.id, l.name, l.color, null, l.updated_at, lower(l.name)
+      from labels l
+      where l.workspace_id = ${here}
+    order by k, s, id`.execute(db);
+  const context: WorkspaceContext = { workspace: undefined as never, workspaces: [], projects: [], members: [], labels: [] };
+  for (const row of rows) {
+    if (row.k === "w") {
+      const workspace = { id: row.id, slug: row.a, name: row.b, role: row.c as Role };
+      context.workspaces.push(workspace);
+      if (workspace.slug === slug) context.workspace = workspace;
+    } else if (row.k === "p") context.projects.push({ id: row.id, key: row.a, name: row.b, description: row.c, archived_at: row.t });
+    else if (row.k === "m") context.members.push({ userId: row.id, name: row.a, email: row.b, role: row.c as Role, created_at: row.t! });
+    else context.labels.push({ id: row.id, name: row.a, color: row.b, updated_at: row.t! });
+  }
+  return context.workspace ? context : undefined;
+}
+
+const contextKey = (workspaceId: number) => `workspace context ${workspaceId}`;
+
+/** Keeps a workspace's context for the rest of this request (a read: see `request-memo.server.ts`). */
+export const rememberWorkspaceContext = (context: WorkspaceContext) => remember(contextKey(context.workspace.id), context);
+
+/** What this request already knows of a workspace (its projects, members, labels), if it does. */
+export const knownWorkspaceContext = (workspaceId: number) => recalled<WorkspaceContext>(contextKey(workspaceId));

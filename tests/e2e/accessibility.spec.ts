@@ -88,7 +88,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       });
       await check("Board", `${base}/board`, async (p) => {
         await expect(p.getByRole("region", { name: /^In progress \d+$/ })).toBeVisible();
-        await expect(p.getByRole("listitem", { name: "WEB-1 Login button does nothing" })).toBeVisible();
+        await expect(p.getByRole("listitem").filter({ has: p.getByRole("link", { name: "Login button does nothing", exact: true }) })).toBeVisible();
       });
       await check("Search results", `/w/${slug}/search?q=login`, async (p) => {
         await expect(p.getByRole("region", { name: "Results" }).getByRole("listitem").first()).toBeVisible();

@@ -52,12 +52,11 @@ export function boardColumn(page: Page, status: string): Locator {
   return page.getByRole("region", { name: new RegExp(`^${status} \\d+$`) });
 }
 
-/** The keys of a column's cards, top to bottom (each card is an <li aria-label="WEB-3 Title">). */
+/** The keys of a column's cards, top to bottom (each card is an <li id="card-WEB-3">, where a move without JavaScript comes back to). */
 export async function columnKeys(page: Page, status: string): Promise<string[]> {
-  const labels = await boardColumn(page, status)
+  return boardColumn(page, status)
     .getByRole("listitem")
-    .evaluateAll((items) => items.map((item) => item.getAttribute("aria-label") ?? ""));
-  return labels.map((label) => label.split(" ")[0]!);
+    .evaluateAll((items) => items.map((item) => item.id.replace(/^card-/, "")));
 }
 
 /** Waits until a column shows exactly these keys, in this order. */

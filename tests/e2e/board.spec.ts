@@ -42,6 +42,16 @@ test.describe("board", () => {
     await expect(boardColumn(page, "In progress")).toContainText("No issues.");
     // A card links to its issue; no card carries a form until its menu is opened.
     await expect(card(page, "WEB-1").getByRole("link", { name: "Header" })).toHaveAttribute("href", `${base}/issues/1`);
+    if (javaScriptEnabled) {
+      // Followed without a new document (a plain link, followed by the board's click handler), once the board runs (its drag handles show).
+      await expect(page.getByRole("button", { name: "Drag WEB-1", exact: true })).toBeVisible();
+      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+      await card(page, "WEB-1").getByRole("link", { name: "Header" }).click();
+      await expect(page).toHaveURL(`${base}/issues/1`);
+      await expect(page.getByRole("heading", { name: "Header", exact: true })).toBeVisible();
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+      await open(page, javaScriptEnabled, board);
+    }
     await expect(page.getByRole("group", { name: "Board" }).locator("form")).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Move / })).toHaveCount(0);
 

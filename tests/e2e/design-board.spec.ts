@@ -5,7 +5,7 @@
  * shows until a card's menu is opened, and "Show N more" pages a column with or without JavaScript.
  */
 import type { Page } from "@playwright/test";
-import { boardColumn, columnKeys, createLabelInSettings, fileIssuesByPost, openCardMenu, optionValue } from "./board-helpers";
+import { boardColumn, card, columnKeys, createLabelInSettings, fileIssuesByPost, openCardMenu, optionValue } from "./board-helpers";
 import { expect, test } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
 
@@ -130,7 +130,7 @@ test.describe("the board's design", () => {
     await expect.poll(() => columnKeys(page, "Todo")).toEqual(Array.from({ length: 57 }, (_, i) => `WEB-${i + 1}`));
     await expect(todo.getByRole("link", { name: /^Show \d+ more/ })).toHaveCount(0);
     // Scrolled down the column to where the new cards begin.
-    await expect(page.getByRole("listitem", { name: "WEB-51 Card 51" })).toBeInViewport();
+    await expect(card(page, "WEB-51")).toBeInViewport();
     expect(await todo.evaluate((column) => column.querySelector("ol")!.parentElement!.scrollTop)).toBeGreaterThan(0);
     expect(consoleErrors).toEqual([]);
   });

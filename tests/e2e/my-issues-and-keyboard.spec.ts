@@ -19,6 +19,14 @@ async function rowKeys(list: Locator): Promise<string[]> {
 const assignedToMe = (page: Page) => page.getByRole("region", { name: "Assigned to me", exact: true });
 const reportedByMe = (page: Page) => page.getByRole("region", { name: "Reported by me", exact: true });
 
+/** My issues' views are tabs (links): "Assigned to me" first, then "Reported by me". */
+async function showView(page: Page, view: "Assigned to me" | "Reported by me") {
+  const tab = page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: view, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("region", { name: view, exact: true })).toBeVisible();
+}
+
 test.describe("my issues", () => {
   // Two accounts (scrypt at N=2^17, docs/product.md, Limits), two projects.
   test.describe.configure({ timeout: 120_000 });
@@ -37,7 +45,10 @@ test.describe("my issues", () => {
     // The empty page says what it is for, and offers its first action.
     await expect(assignedToMe(page).getByRole("link", { name: "Create a project" })).toBeVisible();
     await expect(page).toHaveTitle("My issues · Acme · Cairn");
+    await expect(page.getByRole("navigation", { name: "Views" }).getByRole("link", { name: "Assigned to me" })).toHaveAttribute("aria-current", "page");
+    await showView(page, "Reported by me");
     await expect(reportedByMe(page)).toContainText("You have not reported any issues here yet.");
+    await expect(assignedToMe(page)).toHaveCount(0);
 
     const web = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
     const api = await createProject(page, javaScriptEnabled, slug, "Backend", "API");
@@ -83,7 +94,8 @@ test.describe("my issues", () => {
       await expect(group("In review").getByRole("listitem").locator("time[datetime='2030-01-31']")).toHaveAttribute("title", "Due 2030-01-31");
       await expect(group("Todo").getByRole("listitem").first().getByRole("img", { name: "Priority of WEB-1: High" })).toBeVisible();
 
-      // What I reported, open or closed, with its status — not what Gus filed.
+      // What I reported, open or closed, with its status — not what Gus filed: the other tab.
+      await showView(page, "Reported by me");
       const reported = reportedByMe(page);
       expect((await rowKeys(reported)).sort()).toEqual(["API-1", "API-2", "API-3", "WEB-1", "WEB-2", "WEB-3", "WEB-4", "WEB-5"]);
       await expect(reported.getByRole("link", { name: "From Gus, for Mia" })).toHaveCount(0);
@@ -91,6 +103,7 @@ test.describe("my issues", () => {
       await expect(reported.getByRole("listitem").filter({ hasText: "Dropped idea" }).getByRole("img", { name: /^Status of WEB-\d+: Canceled$/ })).toBeVisible();
 
       // A row opens its issue, in its own project.
+      await showView(page, "Assigned to me");
       await group("In review").getByRole("link", { name: "Review the schema" }).click();
       await expect(page).toHaveURL(`${api}/issues/2`);
       await expect(page.getByRole("article").getByRole("heading", { level: 2, name: "Review the schema" })).toBeVisible();
@@ -98,6 +111,7 @@ test.describe("my issues", () => {
       // Gus's home shows the one assigned to him, and the one he reported.
       await open(gus.page, javaScriptEnabled, `/w/${slug}`);
       expect(await rowKeys(assignedToMe(gus.page))).toEqual(["WEB-4"]);
+      await showView(gus.page, "Reported by me");
       expect(await rowKeys(reportedByMe(gus.page))).toEqual(["WEB-6"]);
     } finally {
       await gus.context.close();
@@ -201,10 +215,10 @@ test.describe("keyboard shortcuts", () => {
     await expect(page.getByLabel("Title", { exact: true })).toHaveValue("cc");
     await expect(page).toHaveURL(`${base}/issues/new`);
 
-    // Outside a project, "c" does nothing; "j" walks "My issues" when it has links.
-    await open(page, javaScriptEnabled, `/w/${slug}`);
+    // Outside a project, "c" does nothing; "j" walks "My issues" when it has links (what I reported).
+    await open(page, javaScriptEnabled, `/w/${slug}?view=reported`);
     await page.keyboard.press("c");
-    await expect(page).toHaveURL(`/w/${slug}`);
+    await expect(page).toHaveURL(`/w/${slug}?view=reported`);
     const homeLinks = page.locator("a[data-issue-link]");
     await expect(homeLinks).toHaveCount(3);
     await page.keyboard.press("j");

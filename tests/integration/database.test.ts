@@ -31,6 +31,27 @@ describe.each(testDialects)("database on %s", (dialect) => {
     expect(tables).toEqual(expect.arrayContaining(["users", "monitoring_events"]));
   });
 
+  it("answers the same query again with its new parameters, across a schema change, and beyond a thousand query shapes", async () => {
+    database = await createTestDatabase(dialect);
+    const { db } = open();
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+    await db.insertInto("notes" as never).values([{ id: 1, body: "one" }, { id: 2, body: "two" }] as never).execute();
+    const body = async (id: number) =>
+      (await sql<{ body: string }>`select body from notes where id = ${id}`.execute(db)).rows[0]?.body;
+    // The same SQL text, prepared once and reused on SQLite: each run takes its own parameters.
+    expect([await body(1), await body(2), await body(1)]).toEqual(["one", "two", "one"]);
+    // A statement prepared before the table changed still reads it as it is now.
+    await sql`alter table notes add column title text`.execute(db);
+    await sql`update notes set body = 'uno' where id = 1`.execute(db);
+    expect(await body(1)).toBe("uno");
+    // More distinct statements than are kept prepared: the oldest are dropped, none answers wrongly.
+    for (let n = 0; n < 1100; n++) {
+      const row = (await sql<{ n: number }>`select ${sql.lit(n)} + id as n from notes where id = ${2}`.execute(db)).rows[0];
+      expect(row?.n).toBe(n + 2);
+    }
+    expect(await body(2)).toBe("two");
+  });
+
   it("groups a repeated server error under its digest with a count", async () => {
     database = await createTestDatabase(dialect);
     const handle = open();

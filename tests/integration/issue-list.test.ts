@@ -548,7 +548,8 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
   // A page of 50 must come from an index in order, not from sorting every issue of the project.
   it.each(sortQueries)("%s takes its page in an index's order, without sorting the project", async (query) => {
     const { plans } = await plansOf(query);
-    const rows = plans[1]!;
+    // The page's rows (each with the count of matching issues, a subquery run once).
+    const rows = plans.find((p) => /\blimit\b/i.test(p.sql))!;
     expect(sorts(rows.plan), `${rows.sql}\n${rows.plan.join("\n")}`).toEqual([]);
   });
 });

@@ -100,7 +100,8 @@ describe.each(testDialects)("labels over HTTP on %s", (dialect) => {
     expect(html).toContain("Label created.");
     const row = labelRow(html, "Bug");
     expect(row).toBeDefined();
-    expect(row).toMatch(/<span class="[^"]*bg-red-100 text-red-900[^"]*">Bug<\/span>/);
+    // Its chip in its colour (the chip-<color> component class of app/styles/shell.css).
+    expect(row).toMatch(/<span class="[^"]*\bchip-red\b[^"]*">Bug<\/span>/);
     const id = labelIdOf(html, "Bug");
     expect(inputValue(html, `label-${id}-name`)).toBe("Bug");
     expect(selectedOption(html, `label-${id}-color`)).toBe("red");
@@ -161,7 +162,7 @@ describe.each(testDialects)("labels over HTTP on %s", (dialect) => {
     expect(labelRow(html, "Docs")).toBeUndefined();
     expect(labelIdOf(html, "Documentation")).toBe(docs);
     expect(selectedOption(html, `label-${docs}-color`)).toBe("indigo");
-    expect(labelRow(html, "Documentation")).toContain("bg-indigo-100");
+    expect(labelRow(html, "Documentation")).toContain("chip-indigo");
   });
 
   it("rejects a bad rename with 400, keeping it in that row's form", async () => {

@@ -156,14 +156,14 @@ describe.each(testDialects)("search on %s", (dialect) => {
     const found = await search("login");
     expect(found.total).toBe(3);
     expect(found.results.map((r) => `${r.projectKey}-${r.number}`)).toEqual(expect.arrayContaining([byTitle.key, byDescription.key, byComment.key]));
-    expect(found.results[0]).toMatchObject({ issueId: byTitle.id, title: "Login button does nothing", status: "todo" });
-    expect(found.results.findIndex((r) => r.issueId === byTitle.id)).toBeLessThan(found.results.findIndex((r) => r.issueId === byDescription.id));
+    expect(found.results[0]).toMatchObject({ id: byTitle.id, title: "Login button does nothing", status: "todo" });
+    expect(found.results.findIndex((r) => r.id === byTitle.id)).toBeLessThan(found.results.findIndex((r) => r.id === byDescription.id));
 
-    const viaComment = found.results.find((r) => r.issueId === byComment.id)!;
+    const viaComment = found.results.find((r) => r.id === byComment.id)!;
     expect(viaComment.snippet).toBe("The login fails on Safari 17.");
     expect(marked(viaComment.snippet, viaComment.snippetHighlights)).toEqual(["login"]);
     expect(viaComment.titleHighlights).toEqual([]);
-    const viaDescription = found.results.find((r) => r.issueId === byDescription.id)!;
+    const viaDescription = found.results.find((r) => r.id === byDescription.id)!;
     expect(marked(viaDescription.snippet, viaDescription.snippetHighlights)).toEqual(["login"]);
     expect(marked(found.results[0]!.title, found.results[0]!.titleHighlights)).toEqual(["Login"]);
   });
@@ -174,7 +174,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
     const titled = await file(api, "Dashboard redesign", "New layout.");
     const found = await search("dashboard");
     expect(found.total).toBe(4);
-    expect(found.results[0]!.issueId).toBe(titled.id);
+    expect(found.results[0]!.id).toBe(titled.id);
   });
 
   it("gives one result per issue, however many of its comments match, with the best match's snippet", async () => {
@@ -185,7 +185,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
     const found = await search("timeout");
     expect(found.total).toBe(1);
     expect(found.results).toHaveLength(1);
-    expect(found.results[0]!.issueId).toBe(issue.id);
+    expect(found.results[0]!.id).toBe(issue.id);
     expect(found.results[0]!.snippetHighlights.length).toBeGreaterThan(0);
   });
 
@@ -307,7 +307,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
       [120, 2, 3],
       [120, 3, 3],
     ]);
-    expect(new Set(pages.flatMap((p) => p.results.map((r) => r.issueId))).size).toBe(120);
+    expect(new Set(pages.flatMap((p) => p.results.map((r) => r.id))).size).toBe(120);
     // Past the end (an old link): the last page.
     const beyond = await search("bulk", 99);
     expect([beyond.page, beyond.results.length]).toEqual([3, 20]);
@@ -453,8 +453,8 @@ describe.each(testDialects)("the search migration on %s", (dialect) => {
 
       await migrateToLatest(handle);
       const found = (q: string) => searchIssues(handle, { workspaceId: workspace.id, q });
-      expect((await found("legacy")).results.map((r) => r.issueId)).toEqual([issue.id]);
-      expect((await found("archaeology")).results.map((r) => r.issueId)).toEqual([issue.id]);
+      expect((await found("legacy")).results.map((r) => r.id)).toEqual([issue.id]);
+      expect((await found("archaeology")).results.map((r) => r.id)).toEqual([issue.id]);
       expect((await found("buried")).results).toEqual([]);
     } finally {
       await handle.db.destroy();

@@ -65,7 +65,52 @@ describe.each(testDialects)("production server on %s", (dialect) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    const text = await response.text();
+    expect(text).toMatch(/^import|^var|^\(|^const|^function/);
     expect((await fetch(`${server.url}/assets/missing-file.js`)).status).toBe(404);
+  });
+
+  it("compresses a page as the browser asks: brotli first, gzip, or not at all", async () => {
+    const plain = await fetch(`${server.url}/login`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const html = await plain.text();
+    expect(html).toContain("</html>");
+    for (const [accepted, expected] of [
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip", "gzip"],
+      ["br;q=0, gzip", "gzip"],
+    ] as const) {
+      const response = await fetch(`${server.url}/login`, { headers: { "accept-encoding": accepted } });
+      expect(response.headers.get("content-encoding")).toBe(expected);
+      expect(response.headers.get("vary")).toContain("Accept-Encoding");
+      expect(Number(response.headers.get("content-length"))).toBeLessThan(Buffer.byteLength(html) / 2);
+      // The same page, decoded (its nonce and the form's token differ from one request to the next).
+      expect((await response.text()).length).toBeGreaterThan(html.length - 200);
+    }
+  });
+
+  it("sends the brotli copy the build made when the browser takes brotli, and the file itself otherwise", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /href="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const plain = await fetch(`${server.url}${script}`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const source = await plain.text();
+    const brotli = await fetch(`${server.url}${script}`, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(brotli.headers.get("content-type")).toMatch(/^text\/javascript/);
+    // fetch decodes brotli: the same file arrives, in fewer bytes.
+    expect(await brotli.text()).toBe(source);
+    expect(Number(brotli.headers.get("content-length"))).toBeLessThan(Buffer.byteLength(source));
+  });
+
+  it("serves public files by their known names and nothing else from the folder", async () => {
+    const favicon = await fetch(`${server.url}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get("content-type")).toBe("image/svg+xml");
+    // The build's own files are not public files: a page URL never reaches the file system.
+    expect((await fetch(`${server.url}/.vite/manifest.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}/favicon.svg.gz`)).status).toBe(404);
   });
 
   it("renders unknown URLs as a 404 inside the layout", async () => {

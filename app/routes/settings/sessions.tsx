@@ -1,4 +1,4 @@
-import { Monitor } from "lucide-react";
+import { Monitor } from "~/components/icons/icon";
 import { Form, redirect } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { deleteOtherSessions, listActiveSessions } from "~/auth/sessions.server";

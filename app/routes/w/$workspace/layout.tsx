@@ -1,7 +1,7 @@
-import { ChevronDown, CircleUser, Plus, Search, Settings } from "lucide-react";
+import { ChevronDown, CircleUser, Plus, Search, Settings } from "~/components/icons/icon";
 import { data, Form, Link, Outlet, redirect } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
-import { requireWorkspace } from "~/auth/authorization.server";
+import { requireWorkspace, requireWorkspaceContext } from "~/auth/authorization.server";
 import { ShellErrorBoundary } from "~/components/error-boundary";
 import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
 import { AccountMenu, AppShell, appShellHandle, SidebarLink } from "~/components/app-shell";
@@ -12,22 +12,20 @@ import { appContext } from "~/host/app-context.server";
 import { leaveWorkspaceSchema } from "~/workspaces/forms.server";
 import { removeMember } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
-import { listUserWorkspaces } from "~/workspaces/workspaces.server";
-import { listProjects } from "~/projects/projects.server";
 import type { Route } from "./+types/layout";
 
+/** The sidebar, with only what it shows; its lookup (one query) is shared with the page's loaders. */
 export async function loader(args: Route.LoaderArgs) {
-  const { user, workspace } = await requireWorkspace(args);
+  const { user, workspace, context } = await requireWorkspaceContext(args);
   const { db } = args.context.get(appContext);
   if (user.lastWorkspaceId !== workspace.id) await rememberLastWorkspace(db, user.id, workspace.id);
-  const [projects, workspaces] = await Promise.all([listProjects(db, workspace.id), listUserWorkspaces(db, user.id)]);
+  const link = ({ key, name }: { key: string; name: string }) => ({ key, name });
   return {
-    workspace,
-    canManage: can(workspace.role, "members:manage"),
+    workspace: { slug: workspace.slug, name: workspace.name },
     canCreateProjects: can(workspace.role, "projects:manage"),
-    projects: projects.filter((p) => !p.archived_at),
-    archivedProjects: projects.filter((p) => p.archived_at),
-    otherWorkspaces: workspaces.filter((w) => w.id !== workspace.id),
+    projects: context.projects.filter((p) => !p.archived_at).map(link),
+    archivedProjects: context.projects.filter((p) => p.archived_at).map(link),
+    otherWorkspaces: context.workspaces.filter((w) => w.id !== workspace.id).map(({ slug, name }) => ({ slug, name })),
   };
 }
 
@@ -64,7 +62,7 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
                 type="search"
                 name="q"
                 placeholder="Search issues…"
-                className="h-7 w-full rounded-md border border-zinc-300 bg-white pr-6 pl-7 text-sm placeholder:text-zinc-500 dark:border-zinc-700 dark:bg-zinc-950 dark:placeholder:text-zinc-400"
+                className="side-search"
               />
               <kbd className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 font-sans text-xs text-zinc-500">/</kbd>
             </Form>
@@ -75,31 +73,31 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
             </SidebarLink>
           </nav>
           <nav aria-label="Projects" className="mt-4 flex-1 px-2">
-            <p className="px-2 pb-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Projects</p>
+            <p className="side-heading">Projects</p>
             <ul className="space-y-px">
               {projects.map((project) => (
                 <li key={project.key}>
                   <SidebarLink to={`${base}/p/${project.key}`}>
-                    <span className="min-w-0 flex-1 truncate">{project.name}</span>
-                    <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{project.key}</span>
+                    <span className="item-label">{project.name}</span>
+                    <span className="side-key">{project.key}</span>
                   </SidebarLink>
                 </li>
               ))}
             </ul>
-            {!projects.length ? <p className="px-2 text-zinc-600 dark:text-zinc-400">No projects yet.</p> : null}
+            {!projects.length ? <p className="muted px-2">No projects yet.</p> : null}
             {canCreateProjects ? (
-              <Link to={`${base}/projects/new`} className="mt-1 flex h-7 items-center gap-2 rounded px-2 text-zinc-600 hover:bg-zinc-200/50 dark:text-zinc-400 dark:hover:bg-zinc-800/60">
+              <Link to={`${base}/projects/new`} className="side-muted-link mt-1">
                 <Plus size={14} aria-hidden="true" /> Create project
               </Link>
             ) : null}
             {archivedProjects.length ? (
               <details className="mt-2">
-                <summary className="cursor-pointer px-2 py-1 text-zinc-600 dark:text-zinc-400">Archived</summary>
+                <summary className="muted cursor-pointer px-2 py-1">Archived</summary>
                 <ul className="space-y-px">
                   {archivedProjects.map((project) => (
                     <li key={project.key}>
                       <SidebarLink to={`${base}/p/${project.key}`}>
-                        <span className="min-w-0 flex-1 truncate">{project.name}</span>
+                        <span className="item-label">{project.name}</span>
                       </SidebarLink>
                     </li>
                   ))}
@@ -123,10 +121,10 @@ function WorkspaceSwitcher({ workspace, otherWorkspaces }: { workspace: { slug: 
     <PopoverMenu
       id="workspace-menu"
       label={`Workspace: ${workspace.name}`}
-      triggerClassName="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left hover:bg-zinc-200/50 dark:hover:bg-zinc-800/60"
+      triggerClassName="side-menu-btn"
       trigger={
         <>
-          <span aria-hidden="true" className="flex size-5 shrink-0 items-center justify-center rounded bg-indigo-600 text-[11px] font-semibold text-white">
+          <span aria-hidden="true" className="ws-mark">
             {Array.from(workspace.name)[0]?.toUpperCase()}
           </span>
           <span className="min-w-0 flex-1 truncate font-semibold">{workspace.name}</span>
@@ -136,14 +134,14 @@ function WorkspaceSwitcher({ workspace, otherWorkspaces }: { workspace: { slug: 
     >
       {() => (
         <>
-          <p className="px-2 pt-1 pb-1.5 text-xs font-medium text-zinc-600 dark:text-zinc-400">Workspaces</p>
+          <p className="menu-title">Workspaces</p>
           <Link to={`/w/${workspace.slug}`} aria-current="true" className={menuItemClass}>
-            <span className="min-w-0 flex-1 truncate">{workspace.name}</span>
+            <span className="item-label">{workspace.name}</span>
             <span aria-hidden="true">✓</span>
           </Link>
           {otherWorkspaces.map((other) => (
             <Link key={other.slug} to={`/w/${other.slug}`} className={menuItemClass}>
-              <span className="min-w-0 flex-1 truncate">{other.name}</span>
+              <span className="item-label">{other.name}</span>
             </Link>
           ))}
           <hr className="my-1 border-zinc-200 dark:border-zinc-700" />

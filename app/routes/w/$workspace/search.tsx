@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { ContentHeader, PageBody, pageTitle, primaryButtonClass } from "~/components/app-shell";
@@ -5,7 +6,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueRow, IssueRows } from "~/components/issue-row";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { appContext } from "~/host/app-context.server";
-import { issueRowsById } from "~/issues/issue-list.server";
+import { fromColumns, toColumns } from "~/issues/columns";
 import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, searchIssues } from "~/search/search.server";
 import type { Route } from "./+types/search";
 
@@ -27,18 +28,7 @@ export async function loader(args: Route.LoaderArgs) {
     if (issue) throw redirect(`/w/${workspace.slug}/p/${issue.projectKey}/issues/${issue.number}`);
   }
   const found = q ? await searchIssues(handle, { workspaceId: workspace.id, q, page: parsePositiveInteger(params.get("page")) ?? 1 }) : null;
-  if (!found) return { q, problem: null, found };
-  // Each result as a list row shows it: its priority, labels, assignee and times too.
-  const rowOf = await issueRowsById(
-    handle.db,
-    workspace.id,
-    found.results.map((result) => result.issueId),
-  );
-  const results = found.results.flatMap((result) => {
-    const row = rowOf.get(result.issueId);
-    return row ? [{ ...result, row }] : [];
-  });
-  return { q, problem: null, found: { ...found, results } };
+  return { q, problem: null, found: found && { ...found, results: toColumns(found.results) } };
 }
 
 /** `text` with the given ranges wrapped in <mark>: React escapes the rest. */
@@ -63,6 +53,7 @@ const pageHref = (q: string, page: number) => `?${new URLSearchParams(page > 1 ?
 
 export default function Search({ loaderData, params }: Route.ComponentProps) {
   const { q, problem, found } = loaderData;
+  const results = useMemo(() => (found ? fromColumns(found.results) : []), [found]);
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === `/w/${params.workspace}/search`;
   const inputClass = "h-8 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-2.5 dark:border-zinc-700 dark:bg-zinc-900";
@@ -106,17 +97,17 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
             {found.total === 1 ? "1 result" : `${found.total} results`}
             {found.pageCount > 1 ? ` · page ${found.page} of ${found.pageCount}` : ""}
           </p>
-          {found.results.length ? (
+          {results.length ? (
             <IssueRows label="Results">
-              {found.results.map((result) => (
+              {results.map((result) => (
                 <IssueRow
-                  key={result.issueId}
-                  issue={result.row}
+                  key={result.id}
+                  issue={result}
                   href={`/w/${params.workspace}/p/${result.projectKey}/issues/${result.number}`}
                   title={<Highlighted text={result.title} ranges={result.titleHighlights} />}
                 >
                   {result.snippet ? (
-                    <p className="-mt-1.5 truncate pr-4 pb-2 pl-37 text-[13px] text-zinc-600 md:pl-39 dark:text-zinc-400">
+                    <p className="row-snippet">
                       <Highlighted text={result.snippet} ranges={result.snippetHighlights} />
                     </p>
                   ) : null}
@@ -131,17 +122,17 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
             </PageBody>
           )}
           {found.pageCount > 1 ? (
-            <nav aria-label="Pages" className="flex items-center gap-4 px-4 py-3 text-sm md:px-6">
+            <nav aria-label="Pages" className="pager">
               {found.page > 1 ? (
-                <Link to={pageHref(q, found.page - 1)} rel="prev" className="text-indigo-700 hover:underline dark:text-indigo-300">
+                <Link to={pageHref(q, found.page - 1)} rel="prev">
                   Previous page
                 </Link>
               ) : null}
-              <span className="text-zinc-600 dark:text-zinc-400">
+              <span>
                 Page {found.page} of {found.pageCount}
               </span>
               {found.page < found.pageCount ? (
-                <Link to={pageHref(q, found.page + 1)} rel="next" className="text-indigo-700 hover:underline dark:text-indigo-300">
+                <Link to={pageHref(q, found.page + 1)} rel="next">
                   Next page
                 </Link>
               ) : null}

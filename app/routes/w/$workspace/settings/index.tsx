@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { LogOut } from "lucide-react";
+import { LogOut } from "~/components/icons/icon";
 import { data, Form, redirect, useFetcher } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { pageTitle } from "~/components/app-shell";

@@ -1,5 +1,5 @@
 import { type SubmissionResult, getFormProps } from "@conform-to/react";
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "~/components/icons/icon";
 import { data, Form, redirect, useLocation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { pageTitle } from "~/components/app-shell";

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "~/components/icons/icon";
 import { data, Form, redirect, useFetcher } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { pageTitle } from "~/components/app-shell";

@@ -1,39 +1,34 @@
-import {
-  type Announcements,
-  type CollisionDetection,
-  closestCorners,
-  DndContext,
-  type DragEndEvent,
-  KeyboardSensor,
-  PointerSensor,
-  pointerWithin,
-  useSensor,
-  useSensors,
-} from "@dnd-kit/core";
-import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { Plus } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
-import { data, Link, redirect, useFetchers, useSubmit } from "react-router";
+import { type ComponentType, lazy, type MouseEvent, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { data, Link, type NavigateFunction, redirect, useFetchers, useNavigate, useSubmit } from "react-router";
+import { Plus } from "~/components/icons/icon";
 import { z } from "zod";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
-import { BoardColumn, columnDropId } from "~/components/board-column";
+import { type BoardColumnData, type BoardShared, StaticBoardColumns } from "~/components/board-column";
+import type { DndBoardProps } from "~/components/board-dnd";
 import { applyMove, type BoardMove, moveFetcherKey, moveOf } from "~/components/board-moves";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { idField } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
+import { packCards, unpackCards } from "~/issues/board-cards";
 import { boardStatuses, loadBoard, moveIssue, shownCount } from "~/issues/board.server";
 import { isFiltered } from "~/issues/filter-params";
-import { issueKey, type Status, statuses, statusLabels } from "~/issues/issue-fields";
+import { type Status, statuses } from "~/issues/issue-fields";
 import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
 import { listLabels } from "~/labels/labels.server";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
+/**
+ * At most three queries: the columns (counts and first cards, with their assignees and labels: one
+ * statement), the members a filter offers and the workspace's labels (none when the request's
+ * workspace lookup already holds them). Only what the page renders, in small shapes: the payload
+ * that hydrates the page repeats it.
+ */
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
   const params = args.url.searchParams;
@@ -41,18 +36,19 @@ export async function loader(args: Route.LoaderArgs) {
   if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
   const shown = Object.fromEntries(boardStatuses(filters).map((status) => [status, shownCount(params, status)])) as Partial<Record<Status, number>>;
   const { db } = args.context.get(appContext);
-  const [columns, members, labels] = await Promise.all([
-    loadBoard(db, project.id, filters, user.id, shown),
-    listMembers(db, workspace.id),
-    listLabels(db, workspace.id),
-  ]);
+  const [members, labels] = await Promise.all([listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  const choices = {
+    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
+    labels: labels.map(({ id, name, color }) => ({ id, name, color })),
+  };
+  // The cards share the label objects of the filter's list: the payload names each label once.
+  const columns = await loadBoard(db, project.id, filters, user.id, shown, choices.labels);
   return {
     projectName: project.name,
-    columns,
+    columns: columns.map(({ cards, ...column }) => ({ ...column, cards: packCards(cards) })),
     shown,
     filters,
-    members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
-    labels,
+    ...choices,
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
 }
@@ -90,17 +86,23 @@ export async function action(args: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Board", loaderData?.projectName);
 
-type Column = Route.ComponentProps["loaderData"]["columns"][number];
+type Column = BoardColumnData;
 
 /**
- * What a dragged card is over: the card under the pointer, if there is one (a column's own area
- * is large and would often win on distance); else, and always with the keyboard, the nearest card
- * or column.
+ * Drag and drop (dnd-kit, ~14 KiB gzipped) is not part of the page's first load: it is asked for as
+ * soon as this module runs, next to the page's hydration rather than before it. Meanwhile a page
+ * from the server keeps its markup (a Suspense boundary not yet hydrated: links and ⋯ menus work as
+ * they do without JavaScript), and a client-side visit shows the same columns without drag and drop.
+ * On the server the module is there before any request (it loads with the server build), and the
+ * board renders in one pass, never a fallback.
  */
-const cardUnderPointerFirst: CollisionDetection = (args) => {
-  const cards = pointerWithin({ ...args, droppableContainers: args.droppableContainers.filter((droppable) => typeof droppable.id === "number") });
-  return cards.length ? cards : closestCorners(args);
-};
+type DndModule = typeof import("~/components/board-dnd");
+let dndModule: DndModule | undefined;
+const loadingDnd = import("~/components/board-dnd").then((module) => (dndModule = module));
+const DndBoard = lazy<ComponentType<DndBoardProps>>(() =>
+  // Already loaded: a thenable that answers at once, so that React renders it without suspending.
+  dndModule ? ({ then: (resolve: (module: DndModule) => void) => resolve(dndModule!) } as unknown as Promise<DndModule>) : loadingDnd,
+);
 
 const sameMove = (a: BoardMove, b: BoardMove) => a.issueId === b.issueId && a.status === b.status && a.position === b.position;
 
@@ -110,6 +112,7 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   const projectKey = (params.key ?? "").toUpperCase();
   const issuesPath = `/w/${params.workspace}/p/${params.key}/issues`;
   const submit = useSubmit();
+  const navigate = useNavigate();
   const fetchers = useFetchers();
   // A drop shows at once; its fetcher's pending move takes over, and the reloaded board after it.
   const [drops, setDrops] = useState<BoardMove[]>([]);
@@ -118,42 +121,28 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   const moves = [...pending, ...drops.filter((drop) => !pending.some((move) => sameMove(move, drop)))];
   const movesKey = JSON.stringify(moves);
   // `moves` is a new array every render; `movesKey` is what it holds.
-  const columns = useMemo(() => moves.reduce<Column[]>(applyMove, loaderData.columns), [loaderData.columns, movesKey]);
+  const loaded = useMemo(() => loaderData.columns.map((column): Column => ({ ...column, cards: unpackCards(column.cards) })), [loaderData.columns]);
+  const columns = useMemo(() => moves.reduce<Column[]>(applyMove, loaded), [loaded, movesKey]);
   // A refused move: from a form without JavaScript (the page's answer) or from a fetcher.
   const refusal = actionData?.refusal ?? fetchers.map((fetcher) => (fetcher.data as { refusal?: string } | undefined)?.refusal).find(Boolean);
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
-  const where = (id: string | number | undefined): { status: Status; index: number } | null => {
-    const column = columns.find((c) => columnDropId(c.status) === id);
-    if (column) return { status: column.status, index: column.cards.length };
-    for (const c of columns) {
-      const index = c.cards.findIndex((card) => card.id === id);
-      if (index >= 0) return { status: c.status, index };
-    }
-    return null;
-  };
-  const keyOf = (id: string | number) => issueKey(projectKey, columns.flatMap((c) => c.cards).find((c) => c.id === id)?.number ?? 0);
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${keyOf(active.id)}.`,
-    onDragOver: ({ active, over }) => {
-      const target = where(over?.id);
-      return target ? `${keyOf(active.id)} is over ${statusLabels[target.status]}, position ${target.index + 1}.` : `${keyOf(active.id)} is not over a column.`;
+  const onMove = useCallback(
+    (move: BoardMove) => {
+      setDrops((earlier) => [...earlier, move]);
+      void submit({ intent: "move", ...move }, { method: "post", navigate: false, fetcherKey: moveFetcherKey(move.issueId) });
     },
-    onDragEnd: ({ active, over }) => {
-      const target = where(over?.id);
-      return target ? `${keyOf(active.id)} was moved to ${statusLabels[target.status]}, position ${target.index + 1}.` : `${keyOf(active.id)} was dropped where it was.`;
-    },
-    onDragCancel: ({ active }) => `Moving ${keyOf(active.id)} was cancelled.`,
-  };
-
-  function onDragEnd({ active, over }: DragEndEvent) {
-    const from = where(active.id);
-    const to = where(over?.id);
-    if (!from || !to || (from.status === to.status && from.index === to.index)) return;
-    const move: BoardMove = { issueId: Number(active.id), status: to.status, position: to.index };
-    setDrops((earlier) => [...earlier, move]);
-    submit({ intent: "move", ...move }, { method: "post", navigate: false, fetcherKey: moveFetcherKey(move.issueId) });
-  }
+    [submit],
+  );
+  // The same element until what it shows changes: the board's Suspense boundary may still wait for
+  // its code to hydrate, and an update to it before then would throw its server markup away.
+  const board: ReactNode = useMemo(() => {
+    const shared: BoardShared = { projectKey, issuesPath, canWrite, filtered };
+    return (
+      <Suspense fallback={<StaticBoardColumns columns={columns} shown={shown} shared={shared} />}>
+        <DndBoard columns={columns} shown={shown} shared={shared} onMove={onMove} />
+      </Suspense>
+    );
+  }, [columns, shown, projectKey, issuesPath, canWrite, filtered, onMove]);
 
   const total = loaderData.columns.reduce((sum, column) => sum + column.total, 0);
   return (
@@ -166,32 +155,22 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
         </p>
       ) : null}
       {total === 0 ? <EmptyBoard filtered={filtered} canWrite={canWrite} issuesPath={issuesPath} /> : null}
-      <DndContext
-        id="board"
-        sensors={sensors}
-        collisionDetection={cardUnderPointerFirst}
-        onDragEnd={onDragEnd}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: { draggable: "To move a card, press space or enter, use the arrow keys to move it, then press space or enter again to drop it, or escape to cancel." },
-        }}
-      >
-        <div role="group" aria-label="Board" className="relative flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pt-3 pb-3 md:px-6">
-          {columns.map((column) => (
-            <BoardColumn
-              key={column.status}
-              column={column}
-              shown={shown[column.status] ?? column.cards.length}
-              projectKey={projectKey}
-              issuesPath={issuesPath}
-              canWrite={canWrite}
-              filtered={filtered}
-            />
-          ))}
-        </div>
-      </DndContext>
+      <div role="group" aria-label="Board" className="board" onClick={(event) => followCardLink(event, navigate)}>
+        {board}
+      </div>
     </div>
   );
+}
+
+/**
+ * A card's title is a plain link (board-card.tsx): a plain click on one is a client-side navigation,
+ * as a <Link>'s would be; a click with a modifier key (a new tab, a download) is the browser's.
+ */
+function followCardLink(event: MouseEvent<HTMLElement>, navigate: NavigateFunction) {
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a.card-title") : null;
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+  event.preventDefault();
+  void navigate(link.getAttribute("href")!);
 }
 
 /** A board with no card at all says what it is for and offers the first issue — or that the filters (in the bar above) hide every card. */

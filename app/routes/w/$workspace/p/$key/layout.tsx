@@ -1,4 +1,4 @@
-import { Kanban, List, Plus, Settings } from "lucide-react";
+import { Kanban, List, Plus, Settings } from "~/components/icons/icon";
 import { Link, Outlet } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { ContentHeader, primaryButtonClass, ViewTabs } from "~/components/app-shell";
@@ -26,7 +26,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         crumbs={[{ label: workspace.name, to: `/w/${workspace.slug}` }]}
         title={
           <>
-            {project.name} <span className="font-mono text-xs font-normal text-zinc-600 dark:text-zinc-400">{project.key}</span>
+            {project.name} <span className="side-key font-normal">{project.key}</span>
           </>
         }
         tabs={

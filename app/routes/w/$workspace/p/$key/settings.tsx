@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { Archive } from "lucide-react";
+import { Archive } from "~/components/icons/icon";
 import { data, Form, redirect } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { PageBody, pageTitle, secondaryButtonClass } from "~/components/app-shell";

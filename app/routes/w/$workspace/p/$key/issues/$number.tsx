@@ -1,9 +1,9 @@
 import { getFormProps } from "@conform-to/react";
-import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "lucide-react";
+import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
-import { addComment, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
+import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle } from "~/components/app-shell";
 import { Avatar } from "~/components/avatar";
 import { ConfirmAction } from "~/components/confirm";
@@ -18,17 +18,17 @@ import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/host/app-context.server";
 import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
-import { conflictMessage, findIssue, parseIssueNumber, updateIssue } from "~/issues/issues.server";
+import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { renderMarkdown } from "~/issues/markdown.server";
-import { type Change, type ChangeGroup, describeChanges, groupTimeline } from "~/issues/timeline";
+import { describeChanges, groupTimeline } from "~/issues/timeline";
 import { listLabels } from "~/labels/labels.server";
 import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
 
-async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: "workspace:read" | "issues:write") {
-  const access = await requireProject(args, permission);
+async function loadIssue(args: Route.ActionArgs) {
+  const access = await requireProject(args, "issues:write");
   const number = parseIssueNumber(args.params.number);
   const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
   if (!issue)
@@ -41,35 +41,81 @@ async function loadIssue(args: Route.LoaderArgs | Route.ActionArgs, permission: 
 /** How this workspace's Markdown links `WEB-42`: to the issue, when WEB is one of its projects. */
 const markdownOptions = (workspaceSlug: string, projects: { key: string }[]) => ({ workspaceSlug, projectKeys: new Set(projects.map((p) => p.key)) });
 
+/** An activity line as the page shows it: who, what (one sentence), the icon of its first change, when. */
+export type ActivityItem = { type: "changes"; id: number; who: string | null; kind: string; text: string; dates?: string[]; at: string };
+/** A comment as the page shows it; its Markdown source only where it can be edited (one's own). */
+export type CommentItem = {
+  type: "comment";
+  id: number;
+  at: string;
+  authorId: number | null;
+  authorName: string | null;
+  html: string;
+  body?: string;
+  edited: boolean;
+  deleted: boolean;
+};
+
+/**
+ * The issue, its timeline, and the members and labels its menus offer. One query of its own: the
+ * session, the workspace (with its projects, members and labels) and the project come from the
+ * request's shared lookups.
+ */
 export async function loader(args: Route.LoaderArgs) {
-  const { user, workspace, project, issue } = await loadIssue(args, "workspace:read");
+  const { user, workspace, project } = await requireProject(args, "workspace:read");
   const { db } = args.context.get(appContext);
-  const [timeline, members, labels, projects] = await Promise.all([
-    issueTimeline(db, issue.id),
+  const number = parseIssueNumber(args.params.number);
+  const [found, members, labels, projects] = await Promise.all([
+    number ? findIssueDetail(db, project.id, number) : undefined,
     listMembers(db, workspace.id),
     listLabels(db, workspace.id),
     listProjects(db, workspace.id),
   ]);
+  if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
+  const { issue, timeline } = found;
   const markdown = markdownOptions(workspace.slug, projects);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
+  const items = groupTimeline(timeline).map((item): ActivityItem | CommentItem => {
+    if (item.type === "changes") {
+      const dates = item.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
+      return {
+        type: "changes",
+        id: item.id,
+        who: item.actorName,
+        kind: item.changes[0]!.kind,
+        text: describeChanges(item.changes),
+        ...(dates.length ? { dates } : {}),
+        at: item.changes.at(-1)!.at,
+      };
+    }
+    const { body, ...comment } = item;
+    return {
+      ...comment,
+      html: comment.deleted ? "" : renderMarkdown(body, markdown),
+      ...(writable && comment.authorId === user.id && !comment.deleted ? { body } : {}),
+    };
+  });
   return {
     issue: {
-      ...issue,
-      descriptionHtml: renderMarkdown(issue.description, markdown),
+      id: issue.id,
+      title: issue.title,
+      description: writable ? issue.description : "",
+      descriptionHtml: issue.description ? renderMarkdown(issue.description, markdown) : "",
+      version: issue.version,
+      status: issue.status,
+      priority: issue.priority,
+      assignee: issue.assignee_id ? { id: issue.assignee_id, name: issue.assigneeName ?? "Someone" } : null,
+      labels: issue.labels,
+      dueDate: issue.due_date,
+      reporter: issue.reporter_id ? { id: issue.reporter_id, name: issue.reporterName ?? "Someone" } : null,
+      createdAt: issue.created_at,
+      updatedAt: issue.updated_at,
+      closedAt: issue.closed_at,
     },
     key: issueKey(project.key, issue.number),
-    timeline: groupTimeline(
-      timeline.map((entry) =>
-        entry.type === "comment"
-          ? {
-              ...entry,
-              html: entry.deleted ? "" : renderMarkdown(entry.body, markdown),
-            }
-          : entry,
-      ),
-    ),
-    members: members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })),
-    labels,
+    timeline: items,
+    members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
+    labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
     meId: user.id,
     writable,
     canDeleteAny: writable && can(workspace.role, "comments:delete-any"),
@@ -80,7 +126,7 @@ export async function loader(args: Route.LoaderArgs) {
 const transientParams = ["edit", "confirm"];
 
 export async function action(args: Route.ActionArgs) {
-  const { user, workspace, issue } = await loadIssue(args, "issues:write");
+  const { user, workspace, issue } = await loadIssue(args);
   const { db } = args.context.get(appContext);
   const submission = await parseForm(args.request, issueActionSchema, {
     keepEmptyValues: true,
@@ -245,17 +291,14 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <article aria-labelledby="issue-title" className="@container min-w-0 px-4 pt-3 pb-6 md:px-6">
       <div className="flex min-h-6 items-center gap-3 text-[13px]">
-        <Link to={listHref} className="inline-flex items-center gap-1 text-zinc-600 hover:text-zinc-900 xl:hidden dark:text-zinc-400 dark:hover:text-zinc-100">
+        <Link to={listHref} className="quiet-link inline-flex items-center gap-1 xl:hidden">
           <ArrowLeft size={14} aria-hidden="true" /> Back to the list
         </Link>
-        <span className="font-mono text-zinc-600 dark:text-zinc-400">{key}</span>
+        <span className="muted font-mono">{key}</span>
       </div>
 
       {refusal.length ? (
-        <p
-          role="alert"
-          className="mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
+        <p role="alert" className="alert mt-3">
           {refusal.join(" ")}
         </p>
       ) : null}
@@ -271,7 +314,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               <Link
                 to={editHref}
                 preventScrollReset
-                className="inline-flex h-7 shrink-0 items-center gap-1.5 rounded-md px-2 text-[13px] font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                className="edit-btn"
                 onClick={(event) => {
                   event.preventDefault();
                   setEditing(true);
@@ -295,34 +338,9 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
           ) : null}
         </div>
 
-        <aside
-          aria-label="Properties"
-          className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 @2xl:col-start-2 @2xl:row-span-2 @2xl:row-start-1 @2xl:rounded-none @2xl:border-0 @2xl:border-l @2xl:py-0 @2xl:pr-0 @2xl:pl-6 dark:border-zinc-800"
-        >
+        <aside aria-label="Properties" className="props-panel">
           <IssueProperties
-            issue={{
-              id: issue.id,
-              version: issue.version,
-              status: issue.status,
-              priority: issue.priority,
-              assignee: issue.assignee_id
-                ? {
-                    id: issue.assignee_id,
-                    name: issue.assigneeName ?? "Someone",
-                  }
-                : null,
-              labels: issue.labels,
-              dueDate: issue.due_date,
-              reporter: issue.reporter_id
-                ? {
-                    id: issue.reporter_id,
-                    name: issue.reporterName ?? "Someone",
-                  }
-                : null,
-              createdAt: issue.created_at,
-              updatedAt: issue.updated_at,
-              closedAt: issue.closed_at,
-            }}
+            issue={issue}
             members={members}
             labels={labels}
             writable={writable}
@@ -333,10 +351,10 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
         <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-2">
           {editing ? null : (
             <section aria-label="Description" className="prose-issue mb-6 text-sm break-words">
-              {issue.description ? (
+              {issue.descriptionHtml ? (
                 <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
               ) : (
-                <p className="text-zinc-600 dark:text-zinc-400">No description.</p>
+                <p className="muted">No description.</p>
               )}
             </section>
           )}
@@ -347,18 +365,14 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
             <ol className="mt-3 space-y-3">
               {timeline.map((item) =>
                 item.type === "changes" ? (
-                  <ActivityLine key={`a${item.id}`} group={item} />
+                  <ActivityLine key={`a${item.id}`} item={item} />
                 ) : (
-                  <li
-                    key={`c${item.id}`}
-                    aria-label={`Comment by ${item.authorName ?? "someone"}`}
-                    className="rounded-md border border-zinc-200 dark:border-zinc-800"
-                  >
+                  <li key={`c${item.id}`} aria-label={`Comment by ${item.authorName ?? "someone"}`} className="comment">
                     {item.deleted ? (
-                      <p className="px-3 py-2 text-[13px] text-zinc-600 italic dark:text-zinc-400">Comment deleted</p>
+                      <p className="muted px-3 py-2 text-[13px] italic">Comment deleted</p>
                     ) : (
                       <>
-                        <div className="flex items-center gap-2 border-b border-zinc-100 px-3 py-1.5 text-[13px] text-zinc-600 dark:border-zinc-800/60 dark:text-zinc-400">
+                        <div className="comment-head">
                           <Avatar
                             user={
                               item.authorId
@@ -370,14 +384,14 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
                             }
                             decorative
                           />
-                          <span className="font-medium text-zinc-900 dark:text-zinc-100">{item.authorName ?? "Someone"}</span>
+                          <span className="who">{item.authorName ?? "Someone"}</span>
                           <span aria-hidden="true">·</span>
                           <RelativeTime at={item.at} />
                           {item.edited ? <span>· edited</span> : null}
                         </div>
-                        <div className="prose-issue px-3 py-2 text-sm break-words" dangerouslySetInnerHTML={{ __html: item.html }} />
+                        <div className="prose-issue comment-body" dangerouslySetInnerHTML={{ __html: item.html }} />
                         {writable && (item.authorId === meId || canDeleteAny) ? (
-                          <div className="flex flex-wrap items-start gap-3 px-3 pb-2 text-[13px]">
+                          <div className="comment-actions">
                             {item.authorId === meId ? (
                               <CommentEditForm
                                 comment={item}
@@ -401,7 +415,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
                               }
                               title="Delete this comment?"
                               message="The comment is removed for everyone; the timeline keeps a “Comment deleted” mark."
-                              triggerClassName="text-zinc-600 hover:text-red-700 dark:text-zinc-400 dark:hover:text-red-400"
+                              triggerClassName="danger-link"
                             >
                               <Form method="post">
                                 <input type="hidden" name="commentId" value={item.id} />
@@ -456,16 +470,15 @@ const activityIcons: Record<string, LucideIcon> = {
 };
 
 /** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s. */
-function ActivityLine({ group }: { group: ChangeGroup }) {
-  const Icon = activityIcons[(group.changes[0] as Change).kind] ?? CircleDot;
-  const dates = group.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
-  const sentence = describeChanges(group.changes);
-  const pieces = dates.length ? sentence.split(new RegExp(`(${dates.join("|")})`)) : [sentence];
+function ActivityLine({ item }: { item: ActivityItem }) {
+  const Icon = activityIcons[item.kind] ?? CircleDot;
+  const dates = item.dates ?? [];
+  const pieces = dates.length ? item.text.split(new RegExp(`(${dates.join("|")})`)) : [item.text];
   return (
-    <li className="flex items-start gap-2 px-1 text-[13px] text-zinc-600 dark:text-zinc-400">
+    <li className="activity">
       <Icon size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
       <p className="min-w-0 break-words">
-        <span className="font-medium text-zinc-900 dark:text-zinc-100">{group.actorName ?? "Someone"}</span>{" "}
+        <span className="who">{item.who ?? "Someone"}</span>{" "}
         {pieces.map((piece, i) =>
           dates.includes(piece) ? (
             <time key={i} dateTime={piece}>
@@ -475,25 +488,25 @@ function ActivityLine({ group }: { group: ChangeGroup }) {
             piece
           ),
         )}{" "}
-        <span aria-hidden="true">·</span> <RelativeTime at={group.changes.at(-1)!.at} />
+        <span aria-hidden="true">·</span> <RelativeTime at={item.at} />
       </p>
     </li>
   );
 }
 
 /** Editing one's own comment; a refused edit reopens with the message and what was typed. */
-function CommentEditForm({ comment, refused }: { comment: { id: number; body: string }; refused?: { errors: string[]; body: string } }) {
+function CommentEditForm({ comment, refused }: { comment: { id: number; body?: string }; refused?: { errors: string[]; body: string } }) {
   const errorId = `comment-${comment.id}-error`;
   return (
     <details open={refused !== undefined} className="min-w-0 flex-1 open:basis-full">
-      <summary className="cursor-pointer text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">Edit comment</summary>
+      <summary className="quiet-link cursor-pointer">Edit comment</summary>
       <Form method="post" className="mt-2 space-y-2">
         <input type="hidden" name="commentId" value={comment.id} />
         <label className="block">
           <span className="sr-only">Comment</span>
           <textarea
             name="body"
-            defaultValue={refused?.body ?? comment.body}
+            defaultValue={refused?.body ?? comment.body ?? ""}
             rows={3}
             aria-invalid={refused?.errors.length ? true : undefined}
             aria-describedby={refused?.errors.length ? errorId : undefined}
@@ -501,7 +514,7 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body: st
           />
         </label>
         {refused?.errors.length ? (
-          <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
+          <p id={errorId} className="field-error">
             {refused.errors.join(" ")}
           </p>
         ) : null}
@@ -532,10 +545,10 @@ function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteFor
         aria-invalid={fields.body.errors ? true : undefined}
         aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
         rows={3}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        className="textarea"
       />
       {fields.body.errors ? (
-        <p id={fields.body.errorId} className="text-sm text-red-700 dark:text-red-400">
+        <p id={fields.body.errorId} className="field-error">
           {fields.body.errors.join(" ")}
         </p>
       ) : null}

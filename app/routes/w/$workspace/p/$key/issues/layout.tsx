@@ -1,16 +1,17 @@
-import { useState } from "react";
-import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher, useParams } from "react-router";
+import { useEffect, useMemo, useState } from "react";
+import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher, useFetchers, useLocation, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
-import { IssueRow, IssueRows, rowFetcherKey } from "~/components/issue-row";
+import { IssueRow, type IssueRowData, IssueRows, type RowEditing, type RowLabel, rowFetcherIssue, rowFetcherKey } from "~/components/issue-row";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
+import { fromColumns, toColumns } from "~/issues/columns";
 import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
 import { listChangeSchema } from "~/issues/forms.server";
-import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
+import { type IssueFilters, listIssues, parseIssueFilters, peopleOnce } from "~/issues/issue-list.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, updateIssue } from "~/issues/issues.server";
 import { listLabels } from "~/labels/labels.server";
@@ -22,23 +23,19 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
   const { db } = args.context.get(appContext);
   const filters = parseIssueFilters(args.url.searchParams);
-  const [page, members, labels] = await Promise.all([
-    listIssues(db, project.id, filters, user.id),
-    listMembers(db, workspace.id),
-    listLabels(db, workspace.id),
-  ]);
+  // Members and labels come from the request's workspace lookup (shared with the layouts above).
+  const [page, members, labels] = await Promise.all([listIssues(db, project.id, filters, user.id), listMembers(db, workspace.id), listLabels(db, workspace.id)]);
+  const person = peopleOnce();
   const list = {
     projectName: project.name,
-    // Each issue as a row shows it: with its project's key and its assignee as a person.
-    rows: page.issues.map(({ assignee_id, assigneeName, ...issue }) => ({
-      ...issue,
-      projectKey: project.key,
-      assignee: assignee_id === null ? null : { id: assignee_id, name: assigneeName ?? "" },
-    })),
+    projectKey: project.key,
+    // Each issue as a row shows it, and nothing more.
+    rows: toColumns(page.issues.map(({ assignee_id, assigneeName, ...issue }): IssueRowData => ({ ...issue, assignee: person(assignee_id, assigneeName) }))),
     page: { total: page.total, page: page.page, pageCount: page.pageCount },
     filters,
+    // The people who can be assigned (not viewers), and the labels, as the filters and menus show them.
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
-    labels,
+    labels: labels.map((l): RowLabel => ({ id: l.id, name: l.name, color: l.color })),
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
   // Refused search text: the list without it, and the message at the search field.
@@ -90,18 +87,45 @@ function listHref(filters: IssueFilters, changes: Partial<Record<string, string 
 }
 
 export default function IssueList({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, page, filters, members, labels, canWrite } = loaderData;
+  const { page, filters, members, labels, canWrite, projectKey } = loaderData;
+  const rows = useMemo(() => fromColumns(loaderData.rows), [loaderData.rows]);
   // A refused row change shows above the list: its row may be gone from the reloaded list (a filter
   // no longer matches, another page), and the list keeps that row's fetcher, and its answer, alive.
   const [changedIssueId, setChangedIssueId] = useState<number | null>(null);
   const rowChange = useFetcher<{ refusal?: string }>({ key: rowFetcherKey(changedIssueId ?? 0) });
   const refusal = actionData?.refusal ?? rowChange.data?.refusal;
   const params = useParams();
+  const location = useLocation();
+  const fetchers = useFetchers();
+  // The row menu a click opened; a new page (a change saved, a filter) closes it.
+  const [openMenu, setOpenMenu] = useState<string | null>(null);
+  useEffect(() => setOpenMenu(null), [location.key]);
   const base = `/w/${params.workspace}/p/${params.key}`;
   const detailOpen = params.number !== undefined;
   const search = listHref(filters, { page: page.page > 1 ? page.page : null });
   const filtered = isFiltered(filters);
-  const editing = canWrite ? { action: `${base}/issues`, members, onChange: setChangedIssueId } : undefined;
+  const editing = useMemo((): RowEditing | undefined => {
+    if (!canWrite) return undefined;
+    const query = new URLSearchParams(location.search);
+    const urlMenu = query.get("menu");
+    query.delete("menu");
+    const pending = new Map<number, FormData>();
+    for (const fetcher of fetchers) {
+      const issueId = rowFetcherIssue(fetcher.key);
+      if (issueId !== null && fetcher.formData) pending.set(issueId, fetcher.formData);
+    }
+    return {
+      action: `${base}/issues`,
+      members,
+      onChange: setChangedIssueId,
+      path: location.pathname,
+      query: query.size ? `${query}&` : "",
+      openMenu,
+      urlMenu,
+      closeMenu: () => setOpenMenu(null),
+      pending,
+    };
+  }, [canWrite, base, members, location.pathname, location.search, fetchers, openMenu]);
 
   return (
     // With an issue open: on wide screens the list keeps ~40 % and the issue ~60 %, each with its own
@@ -120,11 +144,12 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         ) : null}
 
         {rows.length ? (
-          <IssueRows label="Issues">
+          <IssueRows label="Issues" onMenu={editing ? setOpenMenu : undefined}>
             {rows.map((issue) => (
               <IssueRow
                 key={issue.id}
                 issue={issue}
+                projectKey={projectKey}
                 href={`${base}/issues/${issue.number}${search === "?" ? "" : search}`}
                 current={params.number === String(issue.number)}
                 editing={editing}
@@ -155,17 +180,17 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         )}
 
         {page.pageCount > 1 ? (
-          <nav aria-label="Pages" className="flex items-center gap-4 px-4 py-3 text-sm md:px-6">
+          <nav aria-label="Pages" className="pager">
             {page.page > 1 ? (
-              <Link to={listHref(filters, { page: page.page - 1 })} rel="prev" className="text-indigo-700 hover:underline dark:text-indigo-300">
+              <Link to={listHref(filters, { page: page.page - 1 })} rel="prev">
                 Previous page
               </Link>
             ) : null}
-            <span className="text-zinc-600 dark:text-zinc-400">
+            <span>
               Page {page.page} of {page.pageCount}
             </span>
             {page.page < page.pageCount ? (
-              <Link to={listHref(filters, { page: page.page + 1 })} rel="next" className="text-indigo-700 hover:underline dark:text-indigo-300">
+              <Link to={listHref(filters, { page: page.page + 1 })} rel="next">
                 Next page
               </Link>
             ) : null}
