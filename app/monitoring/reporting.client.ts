@@ -27,6 +27,8 @@ type WebVitalEvent = {
 type BrowserEvent = ClientErrorEvent | WebVitalEvent;
 
 const endpoint = "/monitoring";
+/** A User Timing mark set once web-vitals listens (tests/e2e/monitoring-helpers.ts waits for it). */
+const reportingReadyMark = "cairn:reporting-ready";
 /** At most this many events leave one page, however long it stays open. */
 const maxEventsPerPage = 50;
 /** The server takes 64 KiB a beacon: a batch is split well before that. */
@@ -80,6 +82,9 @@ export function startReporting(pathOnLoad: string): void {
   import("web-vitals")
     .then(({ onCLS, onFCP, onINP, onLCP, onTTFB }) => {
       for (const on of [onLCP, onINP, onCLS, onFCP, onTTFB]) on(onMetric);
+      // From here on web vitals are measured: shown in DevTools' performance panel, and what the
+      // browser tests wait for (web-vitals ends LCP at the first trusted click or key press after this).
+      performance.mark(reportingReadyMark);
     })
     .catch(() => {});
 }

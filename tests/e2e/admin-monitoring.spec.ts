@@ -2,7 +2,7 @@ import type { TestInfo } from "@playwright/test";
 import { goodPassword, openAccountMenu, signUp, uniqueEmail } from "./accounts-helpers";
 import { describeFindings, scan } from "./axe";
 import { expect, runCairn, test, waitForHydration } from "./fixtures";
-import { hidePage, isBeacon } from "./monitoring-helpers";
+import { hidePage, isBeacon, waitForReporting } from "./monitoring-helpers";
 
 /**
  * /admin/monitoring (docs/product.md, Screens): what the instance admin — the first account of a fresh instance —
@@ -74,6 +74,7 @@ test.describe("with JavaScript", () => {
       // A fresh page load of /w/new, an error thrown twice on it, then the user leaves the tab.
       await page.goto("/w/new");
       await waitForHydration(page, true);
+      await waitForReporting(page);
       await page.getByLabel("Workspace name").click();
       for (let i = 0; i < 2; i++) {
         await page.evaluate(() => {

@@ -10,3 +10,11 @@ export async function hidePage(page: Page) {
 }
 
 export const isBeacon = (request: Request) => new URL(request.url()).pathname === "/monitoring" && request.method() === "POST";
+
+/**
+ * Waits until the reporter, loaded after the page, measures web vitals: web-vitals ends LCP at the
+ * first trusted click or key press it sees, so a click before then leaves LCP unreported.
+ */
+export async function waitForReporting(page: Page) {
+  await page.waitForFunction((mark) => performance.getEntriesByName(mark, "mark").length > 0, "cairn:reporting-ready");
+}

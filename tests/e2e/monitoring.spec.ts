@@ -1,7 +1,7 @@
 import type { Page, Request } from "@playwright/test";
 import type { DatabaseHandle } from "~/db/database.server";
 import { expect, runCairn, test, waitForHydration } from "./fixtures";
-import { hidePage, isBeacon } from "./monitoring-helpers";
+import { hidePage, isBeacon, waitForReporting } from "./monitoring-helpers";
 
 /**
  * Browser monitoring (docs/product.md, Monitoring): with JavaScript, errors and web vitals go to POST /monitoring with
@@ -22,6 +22,7 @@ test.describe("with JavaScript", () => {
       page.on("request", (request) => isBeacon(request) && beacons.push(request));
       await page.goto("/?utm_source=secret");
       await waitForHydration(page, true);
+      await waitForReporting(page);
 
       // An interaction, then a client-side navigation: neither sends anything yet.
       await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
@@ -160,9 +161,12 @@ test.describe("with JavaScript", () => {
 
   test("closing the page sends what is queued", async ({ browser }) => {
     await runCairn(async ({ server, database }) => {
-      const page = await browser.newPage({ baseURL: server.url });
+      // A context that outlives the page: closing a page's own context would cancel its beacon.
+      const context = await browser.newContext({ baseURL: server.url });
+      const page = await context.newPage();
       await page.goto("/login");
       await waitForHydration(page, true);
+      await waitForReporting(page);
       await page.getByLabel("Email").fill("ada@example.com");
       await page.evaluate(() => {
         setTimeout(() => {
@@ -179,6 +183,7 @@ test.describe("with JavaScript", () => {
           .toEqual([["Error: boom before closing", "/login"]]);
       } finally {
         await handle.db.destroy();
+        await context.close();
       }
     });
   });
