@@ -8,7 +8,7 @@ import { labelChipClass } from "~/labels/palette";
 import { Avatar } from "./avatar";
 import { PriorityIcon } from "./icons/priority-icon";
 import { StatusIcon } from "./icons/status-icon";
-import { PopoverMenu } from "./menu";
+import { useMenuOnDemand } from "./menu";
 
 export const sortLabels: Record<IssueSort, string> = {
   updated: "Recently updated",
@@ -25,6 +25,7 @@ type Option = { name: FilterName; value: string; label: string; icon?: ReactNode
  * label; several values each), the active filters as removable chips, the search box, the sort menu,
  * the count and "Export CSV". It is one GET form, so a filtered view is a URL: with JavaScript a
  * change of a checkbox or the sort applies at once; without it each menu has an "Apply" button.
+ * The menus are rendered only when open (`ToolbarMenu`): closed, what they hold is hidden fields.
  */
 export function IssueFilterBar({
   filters,
@@ -78,8 +79,10 @@ export function IssueFilterBar({
       aria-label="Filter issues"
       className="filter-bar"
     >
-      <PopoverMenu
-        id="filter-menu"
+      {/* The form's default button, so that Enter in the search box submits it rather than opening a menu. */}
+      <button type="submit" hidden tabIndex={-1} />
+      <ToolbarMenu
+        id="filter"
         label="Filter"
         triggerClassName="filter-button outlined"
         trigger={
@@ -87,36 +90,35 @@ export function IssueFilterBar({
             <ListFilter size={14} aria-hidden="true" /> Filter
           </>
         }
+        values={groups.flatMap((group) => group.options.filter((option) => isCurrent(option.name, option.value)))}
       >
-        {() => (
-          <div className="w-64">
-            {groups.map((group) =>
-              group.options.length ? (
-                <fieldset key={group.title} className="mb-1">
-                  <legend className="filter-legend">{group.title}</legend>
-                  {group.options.map((option) => (
-                    <label key={option.value}>
-                      <input
-                        type="checkbox"
-                        name={option.name}
-                        value={option.value}
-                        // Not controlled: a click shows at once, and the box is drawn anew only when
-                        // the URL's answer differs (the back button), so the menu stays open meanwhile.
-                        key={`${option.value}:${isCurrent(option.name, option.value)}`}
-                        defaultChecked={isCurrent(option.name, option.value)}
-                        onChange={apply}
-                      />
-                      {option.icon}
-                      <span>{option.label}</span>
-                    </label>
-                  ))}
-                </fieldset>
-              ) : null,
-            )}
-            <ApplyButton />
-          </div>
-        )}
-      </PopoverMenu>
+        <div className="w-64">
+          {groups.map((group) =>
+            group.options.length ? (
+              <fieldset key={group.title} className="mb-1">
+                <legend className="filter-legend">{group.title}</legend>
+                {group.options.map((option) => (
+                  <label key={option.value}>
+                    <input
+                      type="checkbox"
+                      name={option.name}
+                      value={option.value}
+                      // Not controlled: a click shows at once, and the box is drawn anew only when
+                      // the URL's answer differs (the back button), so the menu stays open meanwhile.
+                      key={`${option.value}:${isCurrent(option.name, option.value)}`}
+                      defaultChecked={isCurrent(option.name, option.value)}
+                      onChange={apply}
+                    />
+                    {option.icon}
+                    <span>{option.label}</span>
+                  </label>
+                ))}
+              </fieldset>
+            ) : null,
+          )}
+          <ApplyButton />
+        </div>
+      </ToolbarMenu>
 
       {active.map((option) => (
         <Link
@@ -149,7 +151,7 @@ export function IssueFilterBar({
             defaultValue={filters.refusedQuery?.value ?? filters.q}
             aria-invalid={filters.refusedQuery ? true : undefined}
             aria-describedby={filters.refusedQuery ? "issue-search-error" : undefined}
-            className="h-7 w-44 rounded-md border border-zinc-300 bg-white px-2 text-sm placeholder:text-zinc-500 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-950 dark:placeholder:text-zinc-400"
+            className="filter-search"
           />
         </label>
         {filters.refusedQuery ? (
@@ -158,8 +160,8 @@ export function IssueFilterBar({
           </span>
         ) : null}
         {sortable ? (
-          <PopoverMenu
-            id="sort-menu"
+          <ToolbarMenu
+            id="sort"
             label={`Sort: ${sortLabels[filters.sort]}`}
             triggerClassName="filter-button"
             trigger={
@@ -167,24 +169,21 @@ export function IssueFilterBar({
                 <ArrowUpDown size={14} aria-hidden="true" /> {sortLabels[filters.sort]}
               </>
             }
+            values={current.has("sort") ? [{ name: "sort", value: filters.sort }] : []}
           >
-            {() => (
-              <fieldset className="w-48">
-                <legend className="filter-legend">Sort</legend>
-                {issueSorts.map((sort) => (
-                  <label key={sort}>
-                    <input type="radio" name="sort" value={sort} key={`${sort}:${filters.sort === sort}`} defaultChecked={filters.sort === sort} onChange={apply} />
-                    <span>{sortLabels[sort]}</span>
-                  </label>
-                ))}
-                <ApplyButton />
-              </fieldset>
-            )}
-          </PopoverMenu>
+            <fieldset className="w-48">
+              <legend className="filter-legend">Sort</legend>
+              {issueSorts.map((sort) => (
+                <label key={sort}>
+                  <input type="radio" name="sort" value={sort} key={`${sort}:${filters.sort === sort}`} defaultChecked={filters.sort === sort} onChange={apply} />
+                  <span>{sortLabels[sort]}</span>
+                </label>
+              ))}
+              <ApplyButton />
+            </fieldset>
+          </ToolbarMenu>
         ) : null}
-        <span className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400">
-          {total} {total === 1 ? noun : `${noun}s`}
-        </span>
+        <span className="filter-count">{`${total} ${total === 1 ? noun : `${noun}s`}`}</span>
         {csvHref ? (
           // A document request (reloadDocument), so that the browser downloads it, with or without JavaScript.
           <Link reloadDocument to={csvHref} className="filter-button">
@@ -193,6 +192,73 @@ export function IssueFilterBar({
         ) : null}
       </div>
     </Form>
+  );
+}
+
+/**
+ * A menu of the toolbar's form, rendered only while open, since its boxes are most of a list's
+ * toolbar (decision record 011, as for a row's menus). Closed, the form carries what it has chosen as
+ * hidden fields. The button submits the form with `menu=<id>`: without JavaScript the server renders
+ * the page with the menu open, keeping what was typed in the search box; with it the click opens
+ * the menu in place as a popover.
+ */
+function ToolbarMenu({
+  id,
+  label,
+  trigger,
+  triggerClassName,
+  values,
+  children,
+}: {
+  id: "filter" | "sort";
+  label: string;
+  trigger: ReactNode;
+  triggerClassName: string;
+  /** The menu's current choices: the hidden fields that stand for it while it is closed. */
+  values: { name: string; value: string }[];
+  children: ReactNode;
+}) {
+  const { openOnServer, open, setOpen, button, panel } = useMenuOnDemand<HTMLButtonElement>(id, "input");
+
+  const isOpen = open || openOnServer;
+  return (
+    <span className={openOnServer && !open ? "relative inline-flex" : "contents"}>
+      <button
+        ref={button}
+        type="submit"
+        name="menu"
+        value={id}
+        aria-label={label}
+        aria-haspopup="true"
+        aria-expanded={isOpen}
+        className={triggerClassName}
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {trigger}
+      </button>
+      {open ? (
+        <div
+          ref={panel}
+          id={`${id}-menu`}
+          popover="auto"
+          className="menu-panel"
+          onToggle={(event) => {
+            if ((event.nativeEvent as ToggleEvent).newState === "closed") setOpen(false);
+          }}
+        >
+          {children}
+        </div>
+      ) : openOnServer ? (
+        <div id={`${id}-menu`} role="group" aria-label={label} className="menu-panel absolute top-full left-0 mt-1">
+          {children}
+        </div>
+      ) : (
+        values.map((value) => <input key={`${value.name}=${value.value}`} type="hidden" name={value.name} value={value.value} />)
+      )}
+    </span>
   );
 }
 

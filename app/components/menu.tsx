@@ -98,6 +98,27 @@ export function PopoverMenu({
 }
 
 /**
+ * The state of a menu rendered only when open (`OnDemandMenu`, the list's toolbar menus): whether
+ * the page's URL opens it (`?menu=<id>`, rendered by the server for browsers without JavaScript),
+ * whether a click opened it in the browser, and, once it has, the popover shown anchored to its
+ * button with the focus on its first `focus` element.
+ */
+export function useMenuOnDemand<Button extends HTMLElement>(menuId: string, focus: string) {
+  const location = useLocation();
+  const openOnServer = new URLSearchParams(location.search).get("menu") === menuId;
+  const [open, setOpen] = useState(false);
+  const button = useRef<Button>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open || !panel.current) return;
+    // `source` anchors the popover to its button (CSS anchor positioning); older browsers ignore it.
+    (panel.current.showPopover as (options?: { source?: HTMLElement }) => void).call(panel.current, { source: button.current ?? undefined });
+    panel.current.querySelector<HTMLElement>(focus)?.focus();
+  }, [open, focus]);
+  return { openOnServer, open, setOpen, button, panel };
+}
+
+/**
  * A menu for pages with many of them (a list's rows, a board's cards), where rendering every menu
  * would multiply the page's size: only the opened one is rendered. The button is a link to the page
  * with `?menu=<id>`, so without JavaScript the server renders that menu open (decision record 011);
@@ -119,16 +140,7 @@ export function OnDemandMenu({
 }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const openOnServer = params.get("menu") === menuId;
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLAnchorElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open || !panel.current) return;
-    // `source` anchors the popover to its button (CSS anchor positioning); older browsers ignore it.
-    (panel.current.showPopover as (options?: { source?: HTMLElement }) => void).call(panel.current, { source: button.current ?? undefined });
-    panel.current.querySelector<HTMLButtonElement>("button[aria-current=true], button")?.focus();
-  }, [open]);
+  const { openOnServer, open, setOpen, button, panel } = useMenuOnDemand<HTMLAnchorElement>(menuId, "button[aria-current=true], button");
 
   params.set("menu", menuId);
   const openHref = `${location.pathname}?${params}`;

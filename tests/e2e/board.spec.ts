@@ -285,7 +285,7 @@ test.describe("board", () => {
     /** Ticks `option` in the Filter menu; it applies at once with JavaScript, through "Apply" without. */
     async function tick(option: string) {
       // With JavaScript the menu stays open while its boxes apply: open it only if it is closed.
-      if (!(await page.locator("#filter-menu").evaluate((menu) => menu.matches(":popover-open")))) {
+      if (!(await page.locator("#filter-menu").isVisible())) {
         await bar.getByRole("button", { name: "Filter", exact: true }).click();
       }
       await bar.getByRole("checkbox", { name: option, exact: true }).check();
