@@ -55,10 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="bg-white text-sm text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-zinc-900"
-        >
+        <a href="#main" className="skip-link">
           Skip to content
         </a>
         <NavigationProgress />

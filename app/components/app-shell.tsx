@@ -112,10 +112,10 @@ export function ContentHeader({
     <header className="content-header">
       {crumbs.length ? (
         <nav aria-label="Breadcrumb" className="crumbs">
-          <ol className="flex items-center gap-1">
+          <ol>
             {crumbs.map((crumb) => (
-              <li key={crumb.to} className="flex min-w-0 items-center gap-1">
-                <Link to={crumb.to} className="truncate hover:text-zinc-900 dark:hover:text-zinc-100">
+              <li key={crumb.to}>
+                <Link to={crumb.to}>
                   {crumb.label}
                 </Link>
                 <span aria-hidden="true">›</span>

@@ -5,6 +5,7 @@ import { PriorityIcon } from "~/components/icons/priority-icon";
 import { StatusIcon } from "~/components/icons/status-icon";
 import { LabelChip } from "~/components/label-chip";
 import { ChoiceForm, OnDemandMenu } from "~/components/menu";
+import { issueLinkSelector } from "~/components/issue-link";
 import { DueDate, RelativeTime } from "~/components/time";
 import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 
@@ -74,7 +75,7 @@ export function IssueRows({ label, onMenu, children }: { label: string; onMenu?:
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = (event.target as Element).closest<HTMLAnchorElement>("a[href]");
     if (!link || !event.currentTarget.contains(link)) return;
-    if (link.hasAttribute("data-issue-link")) {
+    if (link.matches(issueLinkSelector)) {
       event.preventDefault();
       const href = link.getAttribute("href")!;
       // As a <Link> does: to the page it is on, it replaces rather than adds a history entry.
@@ -138,8 +139,8 @@ export function IssueRow({
       {menu("priority", `Priority of ${key}: ${priorityLabels[priority]}`, <PriorityIcon priority={priority} />)}
       <span className="row-key">{key}</span>
       {menu("status", `Status of ${key}: ${statusLabels[status]}`, <StatusIcon status={status} />)}
-      {/* Followed by IssueRows; `data-discover` lets React Router learn the issue's route ahead, as a <Link> would. */}
-      <a href={href} title={issue.title} data-issue-link data-discover="true">
+      {/* Followed by IssueRows, which knows it as the row's link without a popup (`issueLinkSelector`). */}
+      <a href={href} title={issue.title}>
         {title ?? issue.title}
       </a>
       {issue.labels.length ? (

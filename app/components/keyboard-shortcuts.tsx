@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router";
+import { issueLinkSelector } from "~/components/issue-link";
 
 const shortcuts: [key: string, what: string][] = [
   ["/", "Search"],
@@ -20,7 +21,7 @@ function isTyping(event: KeyboardEvent): boolean {
 }
 
 function moveThroughIssues(step: 1 | -1) {
-  const links = [...document.querySelectorAll<HTMLAnchorElement>("a[data-issue-link]")];
+  const links = [...document.querySelectorAll<HTMLAnchorElement>(issueLinkSelector)];
   if (!links.length) return;
   const current = links.indexOf(document.activeElement as HTMLAnchorElement);
   const next = current === -1 ? (step === 1 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, current + step));

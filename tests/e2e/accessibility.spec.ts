@@ -15,6 +15,7 @@ import { describeFindings, type Finding, scan } from "./axe";
 import { createLabelInSettings, fileIssuesByPost } from "./board-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 import { createProject, fileIssue, open, signUpWithWorkspace } from "./issues-helpers";
+import { issueLinkSelector } from "./issues-list-helpers";
 
 /** A context with the session of `page`, the color scheme asked for, and every script request refused. */
 async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, colorScheme: "light" | "dark"): Promise<BrowserContext> {
@@ -79,8 +80,8 @@ for (const colorScheme of ["light", "dark"] as const) {
         { title: "Login copy", status: "canceled", priority: "medium" },
       ]);
 
-      await check("Issue list", `${base}/issues`, async (p) => expect(p.locator("a[data-issue-link]")).toHaveCount(5));
-      await check("Issue list, filtered", `${base}/issues?status=open&sort=priority`, async (p) => expect(p.locator("a[data-issue-link]")).toHaveCount(3));
+      await check("Issue list", `${base}/issues`, async (p) => expect(p.locator(issueLinkSelector)).toHaveCount(5));
+      await check("Issue list, filtered", `${base}/issues?status=open&sort=priority`, async (p) => expect(p.locator(issueLinkSelector)).toHaveCount(3));
       await check("Issue detail", new URL(detailUrl).pathname, async (p) => {
         await expect(p.getByRole("article").getByRole("heading", { level: 2, name: "Login button does nothing" })).toBeVisible();
         await expect(p.getByRole("region", { name: "Activity" })).toContainText("Same on Firefox.");

@@ -11,20 +11,22 @@ import { describeFindings, type Finding, scan } from "./axe";
 import { fileIssuesByPost, type FiledIssue } from "./board-helpers";
 import { expect, test } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
-import { chooseInRowMenu, rowMenuButton } from "./issues-list-helpers";
+import { chooseInRowMenu, filterList, issueLinkSelector, rowMenuButton } from "./issues-list-helpers";
 
 const wide = { width: 1440, height: 900 };
 const phone = { width: 390, height: 844 };
 
 /** The list's rows as laid out: each row's box and whether its title link fits on one line. */
 async function rowBoxes(page: Page) {
-  return page.locator('ul[aria-label="Issues"] > li').evaluateAll((rows) =>
-    rows.map((row) => {
-      const box = row.getBoundingClientRect();
-      const title = row.querySelector<HTMLElement>("a[data-issue-link]")!;
-      const lineHeight = Number.parseFloat(getComputedStyle(title).lineHeight);
-      return { top: box.top, bottom: box.bottom, height: box.height, titleOneLine: title.getBoundingClientRect().height < lineHeight * 1.5 };
-    }),
+  return page.locator('ul[aria-label="Issues"] > li').evaluateAll(
+    (rows, linkSelector) =>
+      rows.map((row) => {
+        const box = row.getBoundingClientRect();
+        const title = row.querySelector<HTMLElement>(linkSelector)!;
+        const lineHeight = Number.parseFloat(getComputedStyle(title).lineHeight);
+        return { top: box.top, bottom: box.bottom, height: box.height, titleOneLine: title.getBoundingClientRect().height < lineHeight * 1.5 };
+      }),
+    issueLinkSelector,
   );
 }
 
@@ -199,5 +201,55 @@ test.describe("the issue list's design", () => {
       expect(findings, describeFindings(findings)).toEqual([]);
     }
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("the toolbar's menus exist only while open: Enter searches, a menu keeps the typed search, each keeps the other's choice", async ({
+    page,
+    javaScriptEnabled,
+  }, testInfo) => {
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Tomas Toolbar", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Web app", "WEB");
+    await fileIssuesByPost(page, base, [
+      { title: "Login page is slow", status: "todo" },
+      { title: "Login button is grey", status: "in_progress" },
+      { title: "Export is empty", status: "todo" },
+    ]);
+    await open(page, javaScriptEnabled, `${base}/issues`);
+    const bar = page.getByRole("search", { name: "Filter issues" });
+    const search = bar.getByLabel("Search", { exact: true });
+    // Closed, a menu is only its button: none of its boxes are in the page.
+    await expect(bar.getByRole("checkbox")).toHaveCount(0);
+    await expect(bar.getByRole("radio")).toHaveCount(0);
+
+    // Enter in the search box searches; it does not open a menu.
+    await search.fill("login");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/[?&]q=login(&|$)/);
+    expect(new URL(page.url()).searchParams.has("menu")).toBe(false);
+    await expect(page.getByRole("list", { name: "Issues" }).getByRole("listitem")).toHaveCount(2);
+    await expect(page.locator("#filter-menu, #sort-menu")).toHaveCount(0);
+
+    // Text typed but not submitted survives opening the sort menu, and goes with the choice.
+    await search.fill("button");
+    await bar.getByRole("button", { name: /^Sort:/ }).click();
+    const sortMenu = page.locator("#sort-menu");
+    await expect(sortMenu).toBeVisible();
+    await expect(search).toHaveValue("button");
+    if (javaScriptEnabled) {
+      await sortMenu.getByRole("radio", { name: "Number" }).click();
+    } else {
+      await sortMenu.getByRole("radio", { name: "Number" }).check();
+      await sortMenu.getByRole("button", { name: "Apply" }).click();
+    }
+    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ q: "button", sort: "number" });
+    await expect(page.getByRole("list", { name: "Issues" }).getByRole("listitem")).toHaveCount(1);
+
+    // A filter chosen in the other menu keeps the sort, carried while its menu is closed.
+    if (javaScriptEnabled) await page.keyboard.press("Escape");
+    await search.fill("");
+    await filterList(page, javaScriptEnabled, { choices: [["Status", "Todo"]] });
+    await expect.poll(() => new URL(page.url()).searchParams.get("sort")).toBe("number");
+    expect(new URL(page.url()).searchParams.getAll("status")).toEqual(["todo"]);
+    expect(new URL(page.url()).searchParams.has("menu")).toBe(false);
   });
 });

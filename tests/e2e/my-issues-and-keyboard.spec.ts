@@ -8,12 +8,16 @@ import { uniqueEmail } from "./accounts-helpers";
 import { fileIssuesByPost, inviteMember, joinByInvitation, optionValue } from "./board-helpers";
 import { expect, test, waitForHydration } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
+import { issueLinkSelector } from "./issues-list-helpers";
 
 /** The keys of the rows of a list of "My issues" (each row's title link ends its key's path). */
 async function rowKeys(list: Locator): Promise<string[]> {
   return list
     .getByRole("listitem")
-    .evaluateAll((items) => items.map((item) => /\/p\/(\w+)\/issues\/(\d+)$/.exec(item.querySelector("a[data-issue-link]")?.getAttribute("href") ?? "")?.slice(1).join("-") ?? ""));
+    .evaluateAll(
+      (items, linkSelector) => items.map((item) => /\/p\/(\w+)\/issues\/(\d+)$/.exec(item.querySelector(linkSelector)?.getAttribute("href") ?? "")?.slice(1).join("-") ?? ""),
+      issueLinkSelector,
+    );
 }
 
 const assignedToMe = (page: Page) => page.getByRole("region", { name: "Assigned to me", exact: true });
@@ -134,7 +138,7 @@ test.describe("keyboard shortcuts", () => {
     await fileIssuesByPost(page, base, [{ title: "First filed" }, { title: "Second filed" }, { title: "Third filed" }]);
 
     await open(page, javaScriptEnabled, `${base}/issues`);
-    const links = page.locator("a[data-issue-link]");
+    const links = page.locator(issueLinkSelector);
     await expect(links).toHaveCount(3);
     // The list's order (most recently updated first): whatever it is, j and k follow it.
     const titles = await links.allTextContents();
@@ -219,7 +223,7 @@ test.describe("keyboard shortcuts", () => {
     await open(page, javaScriptEnabled, `/w/${slug}?view=reported`);
     await page.keyboard.press("c");
     await expect(page).toHaveURL(`/w/${slug}?view=reported`);
-    const homeLinks = page.locator("a[data-issue-link]");
+    const homeLinks = page.locator(issueLinkSelector);
     await expect(homeLinks).toHaveCount(3);
     await page.keyboard.press("j");
     await expect(homeLinks.first()).toBeFocused();
