@@ -24,7 +24,7 @@ export function RelativeTime({ at, style = "long", className }: { at: string; st
     <time dateTime={dateTime} className={className}>
       {relativeTime(date, now, timeZone, style)}
       {/* One string: React would mark each of its parts with a comment in the HTML. */}
-      <span className="sr-only">{` (${exact})`}</span>
+      <span className="sr-only">{` ${exact}`}</span>
     </time>
   ) : (
     <time dateTime={dateTime} title={exact} className={className}>
