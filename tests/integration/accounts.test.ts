@@ -62,7 +62,7 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
     // The password is stored hashed, and the hash verifies.
     const { password_hash } = await userRow(first.userId);
     expect(password_hash).not.toContain(password);
-    expect(password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
     expect(await verifyPassword(password, password_hash)).toBe(true);
   });
 

@@ -77,16 +77,16 @@ describe("password hashing", () => {
     stored = await hashPassword(good);
   });
 
-  it("stores the algorithm, OWASP's parameters, the salt and the hash", () => {
+  it("stores the algorithm, OWASP's parameters (the 32 MiB setting), the salt and the hash", () => {
     const [scheme, N, r, p, salt, hash, ...rest] = stored.split("$");
     expect(scheme).toBe("scrypt");
-    expect(Number(N)).toBe(2 ** 17);
+    expect(Number(N)).toBe(2 ** 15);
     expect(Number(r)).toBe(8);
-    expect(Number(p)).toBe(1);
+    expect(Number(p)).toBe(3);
     expect(Buffer.from(salt ?? "", "base64url")).toHaveLength(16);
     expect(Buffer.from(hash ?? "", "base64url")).toHaveLength(32);
     expect(rest).toEqual([]);
-    expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(stored).toMatch(/^scrypt\$32768\$8\$3\$[\w-]{22}\$[\w-]{43}$/);
   });
 
   it("salts every hash", async () => {
@@ -104,6 +104,14 @@ describe("password hashing", () => {
     const cheap = `scrypt$1024$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
     expect(await verifyPassword("cheap to check", cheap)).toBe(true);
     expect(await verifyPassword("something else", cheap)).toBe(false);
+  });
+
+  it("still verifies a hash made before with N=2^17, r=8, p=1 (128 MiB)", async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync("made before", salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+    const before = `scrypt$131072$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    expect(await verifyPassword("made before", before)).toBe(true);
+    expect(await verifyPassword("made after", before)).toBe(false);
   });
 
   it("refuses when there is no account", async () => {
