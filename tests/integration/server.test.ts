@@ -66,8 +66,10 @@ describe.each(testDialects)("production server on %s", (dialect) => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(response.headers.get("content-encoding")).toBe("gzip");
     expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    expect(response.headers.get("content-type")).toMatch(/^text\/javascript/);
+    // The first is React Router's route manifest (decision record 014), an assignment; others start with imports.
     const text = await response.text();
-    expect(text).toMatch(/^import|^var|^\(|^const|^function/);
+    expect(text).toMatch(/^import|^var|^\(|^const|^function|^window\.__reactRouterManifest=/);
     expect((await fetch(`${server.url}/assets/missing-file.js`)).status).toBe(404);
   });
 
