@@ -22,4 +22,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "server.js"]
+# The memory settings of `npm start` (package.json; docs/decisions/015-memory-budget.md).
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "server.js"]

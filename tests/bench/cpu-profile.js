@@ -1,17 +1,41 @@
 // Reads a V8 CPU profile (`node --cpu-prof`) and says where the main thread's time went, grouped by
-// package: each npm package under node_modules, Cairn's own build, Node's internals, the garbage
-// collector, and native code V8 could not attribute. Idle time is left out of the shares.
-import { readFileSync } from "node:fs";
+// package: each npm package under node_modules, Cairn's own code, Node's internals, the garbage
+// collector, and native code V8 could not attribute. Idle time is left out of the shares. The server
+// is one bundle (docs/decisions/015-memory-budget.md): a function in it is traced back through the
+// bundle's source map to the file it came from.
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { fileURLToPath } from "node:url";
 
 /**
- * @typedef {{ id: number, callFrame: { functionName: string, url: string }, children?: number[] }} ProfileNode
+ * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, children?: number[] }} ProfileNode
  * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[] }} CpuProfile
  * @typedef {{ group: string, ms: number, share: number }} GroupShare
  */
 
+/** @type {Map<string, SourceMap | null>} */
+const sourceMaps = new Map();
+
+/** The source map beside a bundled file of the build, if it has one. @param {string} url */
+function sourceMapOf(url) {
+  if (!sourceMaps.has(url)) {
+    const mapFile = `${fileURLToPath(url)}.map`;
+    sourceMaps.set(url, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, "utf8"))) : null);
+  }
+  return sourceMaps.get(url) ?? null;
+}
+
+/** The file a frame's function was written in: through the source map for the server bundle. @param {ProfileNode["callFrame"]} frame */
+function sourceOf(frame) {
+  if (!frame.url.startsWith("file:") || !frame.url.includes("/build/server/")) return frame.url;
+  const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
+  return entry && "originalSource" in entry ? entry.originalSource : frame.url;
+}
+
 /** @param {ProfileNode["callFrame"]} frame */
 function groupOf(frame) {
-  const { url, functionName } = frame;
+  const { functionName } = frame;
+  const url = sourceOf(frame);
   if (!url) {
     if (functionName === "(idle)") return "(idle)";
     if (functionName === "(garbage collector)") return "garbage collector";
@@ -21,7 +45,7 @@ function groupOf(frame) {
   const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (inModules) return inModules[1] ?? url;
   if (url.startsWith("node:")) return "node (internals)";
-  if (url.includes("/build/server/")) return "cairn (app code)";
+  if (url.includes("/build/server/") || url.includes("/app/")) return "cairn (app code)";
   return url;
 }
 

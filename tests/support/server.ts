@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "./paths";
+import { productionNodeFlags } from "../tools/demo-instance.js";
 
 export type RunningServer = {
   url: string;
@@ -25,12 +26,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns the production server (`node server.js`) as an operator would. */
+/** Spawns the production server (`node server.js`, with the flags of `npm start`) as an operator would. */
 export function spawnServer(env: Record<string, string | undefined>) {
   if (!existsSync(path.join(repoRoot, "build/server/index.js"))) {
     throw new Error("No production build: run `npm run build` before these tests (npm test does).");
   }
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...productionNodeFlags(), "server.js"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

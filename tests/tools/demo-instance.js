@@ -5,7 +5,7 @@
 // how the pages are marked up.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +27,18 @@ const serverEntry = path.join(repoRoot, "build/server/index.js");
  * @typedef {{ url: string, pid: number, stderrSummary: () => { lines: number, distinct: string[] }, stop: () => Promise<void> }} DemoServer
  * @typedef {{ key: string, issues: number, newestIssue: number }} DemoProject
  */
+
+/**
+ * Node's flags in `npm start` (its memory settings, docs/decisions/015-memory-budget.md), so that a
+ * server started here runs as an operator's does.
+ * @returns {string[]}
+ */
+export function productionNodeFlags() {
+  const start = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).scripts.start;
+  const words = start.split(/\s+/);
+  if (words[0] !== "node" || words.at(-1) !== "server.js") throw new Error(`npm start is not "node [flags] server.js": ${start}`);
+  return words.slice(1, -1);
+}
 
 /** @param {string} command @param {string[]} args */
 export function runOrThrow(command, args) {
@@ -134,7 +146,7 @@ function freePort() {
  */
 export async function startDemoServer(env, options = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), "server.js"], {
+  const child = spawn(process.execPath, [...productionNodeFlags(), ...(options.nodeOptions ?? []), "server.js"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],
