@@ -165,13 +165,14 @@ export function OnDemandMenu({
   }
   return (
     <>
-      <Link
+      {/* A plain link, not a <Link>: with JavaScript a click opens the popover and never navigates,
+          and a <Link> resolves its path on every render — a page has one of these per row or card. */}
+      <a
         ref={button}
-        to={openHref}
+        href={openHref}
         aria-label={label}
         aria-haspopup="true"
         aria-expanded={open}
-        preventScrollReset
         className={triggerClassName}
         onClick={(event) => {
           event.preventDefault();
@@ -179,7 +180,7 @@ export function OnDemandMenu({
         }}
       >
         {trigger}
-      </Link>
+      </a>
       {open ? (
         <div
           ref={panel}
