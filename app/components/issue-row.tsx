@@ -7,10 +7,9 @@ import { LabelChip } from "~/components/label-chip";
 import { ChoiceForm, OnDemandMenu } from "~/components/menu";
 import { issueLinkSelector } from "~/components/issue-link";
 import { DueDate, RelativeTime } from "~/components/time";
+import type { LabelRef, PersonRef } from "~/issues/issue-refs";
 import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 
-export type RowLabel = { id: number; name: string; color: string };
-export type RowPerson = { id: number; name: string };
 
 /**
  * One issue as a list row shows it (the project list, My issues, search results), and nothing
@@ -24,8 +23,8 @@ export type IssueRowData = {
   priority: Priority;
   /** Rows across projects (My issues, search) name their project; a project's list gives it once. */
   projectKey?: string;
-  assignee: RowPerson | null;
-  labels: RowLabel[];
+  assignee: PersonRef | null;
+  labels: LabelRef[];
   due_date: string | null;
   updated_at: string;
   /** Only rows that can be edited need it (their menus post it). */

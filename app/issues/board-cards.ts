@@ -1,20 +1,17 @@
 import type { Priority } from "./issue-fields";
-
-export type BoardLabel = { id: number; name: string; color: string };
-export type BoardPerson = { id: number; name: string };
+import type { LabelRef, PersonRef } from "./issue-refs";
 
 /**
  * What a card shows, and no more (it is in the page twice: in the markup and in the hydration
- * payload). A card's labels and assignee are shared objects — one per label or person on the whole
- * board — so that the payload names each once and refers to it after that.
+ * payload). Its labels and assignee are shared objects (issue-refs.ts).
  */
 export type BoardCard = {
   id: number;
   number: number;
   title: string;
   priority: Priority;
-  assignee: BoardPerson | null;
-  labels: BoardLabel[];
+  assignee: PersonRef | null;
+  labels: LabelRef[];
 };
 
 /**

@@ -2,14 +2,15 @@ import type { Database } from "~/db/database.server";
 import type { Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { lockWorkspace } from "~/workspaces/members.server";
-import type { BoardCard, BoardLabel, BoardPerson } from "./board-cards";
+import type { BoardCard } from "./board-cards";
 import { boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses, statusLabels } from "./issue-fields";
 import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
+import { type LabelRef, peopleOnce } from "./issue-refs";
 
 const noFilters = parseIssueFilters(new URLSearchParams());
 
-export type { BoardCard, BoardLabel, BoardPerson } from "./board-cards";
+export type { BoardCard } from "./board-cards";
 
 /** How many cards of a column to show: the `show.<status>` parameter, from one page to the cap. */
 export function shownCount(params: URLSearchParams, status: Status): number {
@@ -39,7 +40,7 @@ export async function loadBoard(
   filters: IssueFilters,
   meId: number,
   shown: Partial<Record<Status, number>> = {},
-  labels: BoardLabel[] = [],
+  labels: LabelRef[] = [],
 ) {
   const columnStatuses = boardStatuses(filters);
   const scoped = (only: Status[]) => applyIssueFilters(db.selectFrom("issues"), projectId, { ...filters, statuses: only }, meId);
@@ -85,7 +86,7 @@ export async function loadBoard(
     .execute();
 
   const columns = new Map(columnStatuses.map((status) => [status, { status, total: 0, cards: [] as BoardCard[] }]));
-  const people = new Map<number, BoardPerson>();
+  const person = peopleOnce();
   const labelsById = new Map(labels.map((label) => [label.id, label]));
   let last: BoardCard | undefined;
   for (const row of rows) {
@@ -93,12 +94,7 @@ export async function loadBoard(
     column.total = Number(row.total);
     if (row.id === null) continue;
     if (last?.id !== row.id) {
-      let assignee: BoardPerson | null = null;
-      if (row.assigneeId !== null) {
-        assignee = people.get(row.assigneeId) ?? { id: row.assigneeId, name: row.assigneeName ?? "" };
-        people.set(row.assigneeId, assignee);
-      }
-      last = { id: row.id, number: row.number!, title: row.title!, priority: priorityOf(row.priority!), assignee, labels: [] };
+      last = { id: row.id, number: row.number!, title: row.title!, priority: priorityOf(row.priority!), assignee: person(row.assigneeId, row.assigneeName), labels: [] };
       column.cards.push(last);
     }
     if (row.labelId !== null) {

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { DB, Status } from "~/db/schema";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
-import type { RowLabel, RowPerson } from "~/components/issue-row";
+import type { LabelRef } from "./issue-refs";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
 /** docs/product.md, Limits. */
@@ -190,7 +190,7 @@ export async function listIssues(db: Database, projectId: number, filters: Issue
  * appears, so that the page's hydration payload (which keeps one copy of each object) holds it once.
  */
 export async function labelsOfIssues(db: Database, issueIds: number[]) {
-  const byIssue = new Map<number, RowLabel[]>();
+  const byIssue = new Map<number, LabelRef[]>();
   if (!issueIds.length) return byIssue;
   const rows = await db
     .selectFrom("issue_labels")
@@ -199,7 +199,7 @@ export async function labelsOfIssues(db: Database, issueIds: number[]) {
     .where("issue_labels.issue_id", "in", issueIds)
     .orderBy("labels.name")
     .execute();
-  const labels = new Map<number, RowLabel>();
+  const labels = new Map<number, LabelRef>();
   for (const { issue_id, ...row } of rows) {
     let label = labels.get(row.id);
     if (!label) labels.set(row.id, (label = row));
@@ -208,17 +208,6 @@ export async function labelsOfIssues(db: Database, issueIds: number[]) {
     else byIssue.set(issue_id, [label]);
   }
   return byIssue;
-}
-
-/** People as rows show them (an assignee): one object per person, for the same reason as labels. */
-export function peopleOnce() {
-  const people = new Map<number, RowPerson>();
-  return (id: number | null, name: string | null): RowPerson | null => {
-    if (id === null || name === null) return null;
-    let person = people.get(id);
-    if (!person) people.set(id, (person = { id, name }));
-    return person;
-  };
 }
 
 export type IssueListPage = Awaited<ReturnType<typeof listIssues>>;

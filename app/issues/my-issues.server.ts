@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "~/db/database.server";
 import { closedStatuses, priorityOf, type Status, statuses } from "./issue-fields";
-import { issuePageSize, labelsOfIssues, peopleOnce } from "./issue-list.server";
+import { issuePageSize, labelsOfIssues } from "./issue-list.server";
+import { peopleOnce } from "./issue-refs";
 
 const openStatuses = statuses.filter((status) => !closedStatuses.includes(status));
 

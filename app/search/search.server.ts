@@ -4,7 +4,8 @@ import type { Status } from "~/db/schema";
 import type { IssueRowData } from "~/components/issue-row";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { priorityOf } from "~/issues/issue-fields";
-import { labelsOfIssues, peopleOnce } from "~/issues/issue-list.server";
+import { labelsOfIssues } from "~/issues/issue-list.server";
+import { peopleOnce } from "~/issues/issue-refs";
 import { latinFoldPairs } from "./latin-folding";
 
 /** docs/product.md, Limits. */

@@ -5,13 +5,14 @@ import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
-import { IssueRow, type IssueRowData, IssueRows, type RowEditing, type RowLabel, rowFetcherIssue, rowFetcherKey } from "~/components/issue-row";
+import { IssueRow, type IssueRowData, IssueRows, type RowEditing, rowFetcherIssue, rowFetcherKey } from "~/components/issue-row";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/host/app-context.server";
 import { fromColumns, toColumns } from "~/issues/columns";
 import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
 import { listChangeSchema } from "~/issues/forms.server";
-import { type IssueFilters, listIssues, parseIssueFilters, peopleOnce } from "~/issues/issue-list.server";
+import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
+import { type LabelRef, peopleOnce } from "~/issues/issue-refs";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, updateIssue } from "~/issues/issues.server";
 import { listLabels } from "~/labels/labels.server";
@@ -35,7 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
     filters,
     // The people who can be assigned (not viewers), and the labels, as the filters and menus show them.
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
-    labels: labels.map((l): RowLabel => ({ id: l.id, name: l.name, color: l.color })),
+    labels: labels.map((l): LabelRef => ({ id: l.id, name: l.name, color: l.color })),
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
   };
   // Refused search text: the list without it, and the message at the search field.
