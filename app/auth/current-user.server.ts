@@ -1,7 +1,7 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { appContext, type AppServices } from "~/host/app-context.server";
 import { withRequestMemo } from "./request-memo.server";
-import { sessionCookie } from "./session-cookie.server";
+import { readSessionToken, sessionCookie } from "./session-cookie.server";
 import { findSessionUser, type SessionUser } from "./sessions.server";
 
 /** Who is signed in for this request, resolved once by `sessionMiddleware`. */
@@ -26,13 +26,12 @@ async function resolveSession(
   context: Readonly<RouterContextProvider>,
   next: () => Promise<Response>,
 ): Promise<Response> {
-  const cookie = sessionCookie(services, request);
-  const token: unknown = await cookie.parse(request.headers.get("Cookie"));
-  const user = typeof token === "string" && token ? await findSessionUser(services.db, token, new Date()) : null;
+  const token = await readSessionToken(services, request);
+  const user = token ? await findSessionUser(services.db, token, new Date()) : null;
   context.set(currentUserContext, user);
   const response = await next();
-  if (typeof token === "string" && token && !user && !response.headers.has("Set-Cookie")) {
-    response.headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  if (token && !user && !response.headers.has("Set-Cookie")) {
+    response.headers.append("Set-Cookie", await sessionCookie(services, request).serialize("", { maxAge: 0 }));
   }
   return response;
 }
