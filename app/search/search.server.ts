@@ -104,7 +104,6 @@ export function makeSnippet(text: string, foldedTerms: readonly string[], length
 
 type Hit = {
   issue_id: number;
-  comment_id: number | null;
   number: number;
   title: string;
   status: Status;
@@ -115,13 +114,17 @@ type Hit = {
   assignee_name: string | null;
   description: string;
   project_key: string;
+  /** The live comment that matches best (PostgreSQL), or null: SQLite's snippets find theirs afterwards. */
   comment_body: string | null;
   total: number;
 };
 
-/** FTS5: each term a string (double-quoted, so never an operator), prefix-matched, all required. */
-function sqliteMatch(terms: readonly string[]) {
-  return terms.map((term) => `"${term}"*`).join(" ");
+/**
+ * FTS5: the workspace's word, and each term a string (double-quoted, so never an operator),
+ * prefix-matched, all required, in the issue's own columns (never its workspace's word).
+ */
+function sqliteMatch(workspaceId: number, terms: readonly string[]) {
+  return `workspace : "w${workspaceId}" AND {title body comments} : (${terms.map((term) => `"${term}"*`).join(" ")})`;
 }
 
 /** PostgreSQL: each term a quoted lexeme, folded as the index is, prefix-matched, all required. */
@@ -130,49 +133,30 @@ function postgresQuery(terms: readonly string[]) {
 }
 
 /**
- * One page of results, best match first: the rows of the index that match, one per issue (its
- * best-ranked row: the issue itself or one of its comments), of the workspace's projects only.
- * The page is chosen (and the matches counted) on narrow rows; only its 50 issues are then read
- * whole (their descriptions and comments, for the snippets).
+ * One page of results, best match first, each row with the number of matching issues. The page is
+ * chosen (and the matches counted) on the index alone; only its 50 issues are then read whole.
  */
 async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, terms: readonly string[], page: number): Promise<Hit[]> {
   const limit = searchPageSize;
   const offset = (page - 1) * searchPageSize;
   if (dialect === "sqlite") {
-    // bm25: lower is better; a title counts ten times a description or comment. The hits are
-    // materialized so that bm25() runs in the full-text query, not in the aggregate around it.
+    // One row per issue, scoped to the workspace by the index (migrations/0011). bm25: lower is
+    // better; a title counts ten times a description or the comments, the workspace's word nothing.
+    const match = sqliteMatch(workspaceId, terms);
     const result = await sql<Hit>`
-      with hits as materialized (
-        select rowid as hit, bm25(search_index, 10.0, 1.0) as rank from search_index where search_index match ${sqliteMatch(terms)}
-      ),
-      resolved as (
-        select case when h.hit % 2 = 0 then h.hit / 2 else c.issue_id end as issue_id,
-               case when h.hit % 2 = 1 then c.id end as comment_id,
-               h.rank
-        from hits h left join comments c on h.hit % 2 = 1 and c.id = h.hit / 2 and c.deleted_at is null
-      ),
-      ranked as (
-        select r.issue_id, r.comment_id, r.rank,
-               row_number() over (partition by r.issue_id order by r.rank, r.comment_id) as n
-        from resolved r
-        join issues i on i.id = r.issue_id
-        join projects p on p.id = i.project_id
-        where p.workspace_id = ${workspaceId}
-      ),
-      page as (
-        select issue_id, comment_id, rank, count(*) over () as total
-        from ranked
-        where n = 1
-        order by rank, issue_id desc
+      with page as (
+        select rowid as issue_id, bm25(search_index, 0.0, 10.0, 1.0, 1.0) as rank
+        from search_index where search_index match ${match}
+        order by rank, rowid desc
         limit ${limit} offset ${offset}
       )
-      select r.issue_id, r.comment_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
-             u.name as assignee_name, i.description, p.key as project_key, c.body as comment_body, r.total
+      select r.issue_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
+             u.name as assignee_name, i.description, p.key as project_key, null as comment_body,
+             (select count(*) from search_index where search_index match ${match}) as total
       from page r
       join issues i on i.id = r.issue_id
       join projects p on p.id = i.project_id
       left join users u on u.id = i.assignee_id
-      left join comments c on c.id = r.comment_id
       order by r.rank, r.issue_id desc`.execute(db);
     return result.rows;
   }
@@ -200,7 +184,7 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
       order by rank desc, issue_id desc
       limit ${limit} offset ${offset}
     )
-    select r.issue_id, r.comment_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
+    select r.issue_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
            u.name as assignee_name, i.description, p.key as project_key, c.body as comment_body, r.total
     from page r
     join issues i on i.id = r.issue_id
@@ -214,7 +198,8 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
 /**
  * Full-text search over the titles, descriptions and live comments of a workspace's issues
  * (docs/product.md, Screens): every word must match (as a word or the start of one), case and Latin accents
- * ignored; titles rank above descriptions and comments. Any input is safe: only the query's words
+ * ignored; titles rank above descriptions and comments. The snippet comes from the matching comment
+ * PostgreSQL ranked best, else from the description if it matches, else from the first matching comment. Any input is safe: only the query's words
  * reach the database, as bound parameters; a query without words finds nothing.
  */
 export async function searchIssues(
@@ -238,10 +223,15 @@ export async function searchIssues(
     handle.db,
     rows.map((row) => Number(row.issue_id)),
   );
+  const comments = await matchingComments(
+    handle.db,
+    rows.filter((row) => row.comment_body === null && !highlightRanges(row.description, folded).length).map((row) => Number(row.issue_id)),
+    folded,
+  );
   const person = peopleOnce();
   const results = rows.map((row): SearchResult => {
-    const { snippet, highlights } = makeSnippet(row.comment_body ?? row.description, folded);
     const id = Number(row.issue_id);
+    const { snippet, highlights } = makeSnippet(row.comment_body ?? comments.get(id) ?? row.description, folded);
     return {
       id,
       projectKey: row.project_key,
@@ -259,6 +249,35 @@ export async function searchIssues(
     };
   });
   return { results, total, page: current, pageCount: Math.max(1, Math.ceil(total / searchPageSize)) };
+}
+
+/** Comments of an issue read to find its snippet, at most: its first ones. */
+const snippetCommentsRead = 20;
+
+/**
+ * For the results whose title alone matched (or whose words are spread over the issue), the first
+ * of its live comments with a matching word, by issue: the text their snippet comes from.
+ */
+async function matchingComments(db: Database, issueIds: number[], foldedTerms: readonly string[]): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  if (!issueIds.length) return found;
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("comments")
+        .select(["issue_id", "id", "body", sql<number>`row_number() over (partition by issue_id order by id)`.as("n")])
+        .where("issue_id", "in", issueIds)
+        .where("deleted_at", "is", null)
+        .as("first_comments"),
+    )
+    .select(["issue_id", "body"])
+    .where("n", "<=", snippetCommentsRead)
+    .orderBy("id")
+    .execute();
+  for (const { issue_id, body } of rows) {
+    if (!found.has(issue_id) && highlightRanges(body, foldedTerms).length) found.set(issue_id, body);
+  }
+  return found;
 }
 
 /** `WEB-42` (any case, spaces around allowed): a project key and an issue number. */

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { sql } from "kysely";
 import { hashPassword } from "~/auth/password.server";
 import type { DatabaseHandle, Dialect } from "~/db/database.server";
 import type { ActivityKind, Status } from "~/db/schema";
@@ -336,6 +337,9 @@ export async function seedWorkspace(
       })),
     );
     await insertInChunks(dialect, activities, (chunk) => trx.insertInto("activities").values(chunk).execute());
+    // SQLite: a bulk load leaves the full-text index in many small pieces (a comment re-indexes its
+    // issue); merged into one, as after any import, searches read it in one go (migrations/0011).
+    if (dialect === "sqlite") await sql`insert into search_index (search_index) values ('optimize')`.execute(trx);
 
     return {
       workspaceId,
