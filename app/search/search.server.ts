@@ -114,8 +114,6 @@ type Hit = {
   assignee_name: string | null;
   description: string;
   project_key: string;
-  /** The live comment that matches best (PostgreSQL), or null: SQLite's snippets find theirs afterwards. */
-  comment_body: string | null;
   total: number;
 };
 
@@ -151,7 +149,7 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
         limit ${limit} offset ${offset}
       )
       select r.issue_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
-             u.name as assignee_name, i.description, p.key as project_key, null as comment_body,
+             u.name as assignee_name, i.description, p.key as project_key,
              (select count(*) from search_index where search_index match ${match}) as total
       from page r
       join issues i on i.id = r.issue_id
@@ -160,47 +158,35 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, te
       order by r.rank, r.issue_id desc`.execute(db);
     return result.rows;
   }
-  // ts_rank: higher is better; weights A (title) 1.0, B (description) 0.4, comments (D) 0.1.
+  // One row per issue (migrations/0011). ts_rank: higher is better; weights A (title) 1.0,
+  // B (description) 0.4, D (comments) 0.1.
   const result = await sql<Hit>`
     with query as (select to_tsquery('simple', ${postgresQuery(terms)}) as q),
-    hits as (
-      select i.id as issue_id, null::integer as comment_id, ts_rank(i.search_vector, query.q) as rank
-      from query, issues i join projects p on p.id = i.project_id
-      where p.workspace_id = ${workspaceId} and i.search_vector @@ query.q
-      union all
-      select c.issue_id, c.id, ts_rank(c.search_vector, query.q)
-      from query, comments c join issues i on i.id = c.issue_id join projects p on p.id = i.project_id
-      where p.workspace_id = ${workspaceId} and c.deleted_at is null and c.search_vector @@ query.q
-    ),
-    ranked as (
-      select issue_id, comment_id, rank,
-             row_number() over (partition by issue_id order by rank desc, comment_id nulls first) as n
-      from hits
-    ),
     page as (
-      select issue_id, comment_id, rank, count(*) over () as total
-      from ranked
-      where n = 1
-      order by rank desc, issue_id desc
+      select s.issue_id, ts_rank(s.vector, query.q) as rank
+      from query, search_index s
+      where s.workspace_id = ${workspaceId} and s.vector @@ query.q
+      order by rank desc, s.issue_id desc
       limit ${limit} offset ${offset}
     )
     select r.issue_id, i.number, i.title, i.status, i.priority, i.due_date, i.updated_at, i.assignee_id,
-           u.name as assignee_name, i.description, p.key as project_key, c.body as comment_body, r.total
+           u.name as assignee_name, i.description, p.key as project_key,
+           (select count(*) from query, search_index s where s.workspace_id = ${workspaceId} and s.vector @@ query.q) as total
     from page r
     join issues i on i.id = r.issue_id
     join projects p on p.id = i.project_id
     left join users u on u.id = i.assignee_id
-    left join comments c on c.id = r.comment_id
     order by r.rank desc, r.issue_id desc`.execute(db);
   return result.rows;
 }
 
 /**
  * Full-text search over the titles, descriptions and live comments of a workspace's issues
- * (docs/product.md, Screens): every word must match (as a word or the start of one), case and Latin accents
- * ignored; titles rank above descriptions and comments. The snippet comes from the matching comment
- * PostgreSQL ranked best, else from the description if it matches, else from the first matching comment. Any input is safe: only the query's words
- * reach the database, as bound parameters; a query without words finds nothing.
+ * (docs/product.md, Screens): every word must match (as a word or the start of one), case and Latin
+ * accents ignored, wherever in the issue it is (migrations/0011); titles rank above descriptions and
+ * comments. The snippet comes from the description if it matches, else from the first matching
+ * comment. Any input is safe: only the query's words reach the database, as bound parameters; a
+ * query without words finds nothing.
  */
 export async function searchIssues(
   handle: DatabaseHandle,
@@ -225,13 +211,13 @@ export async function searchIssues(
   );
   const comments = await matchingComments(
     handle.db,
-    rows.filter((row) => row.comment_body === null && !highlightRanges(row.description, folded).length).map((row) => Number(row.issue_id)),
+    rows.filter((row) => !highlightRanges(row.description, folded).length).map((row) => Number(row.issue_id)),
     folded,
   );
   const person = peopleOnce();
   const results = rows.map((row): SearchResult => {
     const id = Number(row.issue_id);
-    const { snippet, highlights } = makeSnippet(row.comment_body ?? comments.get(id) ?? row.description, folded);
+    const { snippet, highlights } = makeSnippet(comments.get(id) ?? row.description, folded);
     return {
       id,
       projectKey: row.project_key,

@@ -224,7 +224,7 @@ export async function seedWorkspace(
   const issues = planIssues(options.issueCount, now, createRandom(randomSeed));
   const since = iso(now.getTime() - hour - history);
 
-  return db.transaction().execute(async (trx) => {
+  const seeded = await db.transaction().execute(async (trx): Promise<SeedSummary | { refused: string }> => {
     if (await trx.selectFrom("workspaces").select("id").where("slug", "=", slug).executeTakeFirst()) {
       return { refused: `A workspace with the slug "${slug}" exists already: seed another slug.` };
     }
@@ -337,9 +337,6 @@ export async function seedWorkspace(
       })),
     );
     await insertInChunks(dialect, activities, (chunk) => trx.insertInto("activities").values(chunk).execute());
-    // SQLite: a bulk load leaves the full-text index in many small pieces (a comment re-indexes its
-    // issue); merged into one, as after any import, searches read it in one go (migrations/0011).
-    if (dialect === "sqlite") await sql`insert into search_index (search_index) values ('optimize')`.execute(trx);
 
     return {
       workspaceId,
@@ -353,4 +350,17 @@ export async function seedWorkspace(
       activities: activities.length,
     };
   });
+  if (!("refused" in seeded)) await tidyAfterBulkLoad({ db, dialect });
+  return seeded;
+}
+
+/**
+ * As after any import: SQLite's full-text index, left in many small pieces (each comment re-indexes
+ * its issue), is merged into one; PostgreSQL's issues, rewritten as their comments were indexed
+ * (migrations/0011), are vacuumed and its statistics brought up to date. Searches then read what
+ * a running instance's own upkeep (FTS5's merges, autovacuum) would leave.
+ */
+async function tidyAfterBulkLoad({ db, dialect }: DatabaseHandle) {
+  if (dialect === "sqlite") await sql`insert into search_index (search_index) values ('optimize')`.execute(db);
+  else await sql`vacuum analyze`.execute(db);
 }

@@ -200,6 +200,28 @@ describe.each(testDialects)("search on %s", (dialect) => {
     expect(await keys("authentication missing")).toEqual([]);
   });
 
+  it("finds an issue whose words are spread over its title, description and comments, and snippets a matching comment", async () => {
+    const spread = await file(web, "Checkout page", "Payment provider times out.");
+    await comment(spread.id, "Nothing here.");
+    await comment(spread.id, "Seen with the Bancontact wallet only.");
+    await file(web, "Checkout wallet", "");
+    expect(await keys("checkout payment bancontact")).toEqual([spread.key]);
+    const [hit] = (await search("bancontact")).results;
+    expect(hit!.snippet).toBe("Seen with the Bancontact wallet only.");
+    expect(marked(hit!.snippet, hit!.snippetHighlights)).toEqual(["Bancontact"]);
+  });
+
+  it("takes any number of the longest comments on one issue", { timeout: 30_000 }, async () => {
+    const issue = await file(web, "Long discussion");
+    for (let c = 0; c < 30; c++) {
+      let body = "";
+      for (let w = 0; body.length < 9_980; w++) body += `c${c}w${w} `;
+      await comment(issue.id, body.slice(0, 10_000).trim());
+    }
+    expect(await keys("c0w7")).toEqual([issue.key]);
+    expect(await keys("c24w3")).toEqual([issue.key]);
+  });
+
   it("ignores case and Latin accents, and finds words in any script", async () => {
     const cafe = await file(web, "Café menu is wrong", "Prices at the CAFÉ.");
     const resume = await file(web, "Upload a resume", "");
