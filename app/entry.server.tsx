@@ -66,7 +66,9 @@ export default function handleRequest(
                 responseHeaders.append("Vary", "Accept-Encoding");
                 if (encoding) responseHeaders.set("Content-Encoding", encoding);
                 responseHeaders.set("Content-Length", String(body.length));
-                resolve(new Response(Uint8Array.from(body), { headers: responseHeaders, status: responseStatusCode }));
+                // A view of the compressed bytes, not a copy of them.
+                const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+                resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
               }, reject);
             },
           });
