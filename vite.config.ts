@@ -15,7 +15,8 @@ export default defineConfig(({ command }) => ({
     ssr: {
       // The production server is one bundle with its dependencies (decision record 015): loading
       // a few files rather than ~1,500 modules costs ~12 MiB less memory for as long as it runs.
-      // Left out: the SQLite driver (native code) and pino (its transports load files by path);
+      // Left out: the SQLite driver (native code), pino (its transports load files by path), and
+      // React and React DOM (CommonJS, which a bundle would reach through a getter on every use);
       // `pg` is loaded on demand with `require`. The development server loads them as they are.
       resolve: command === "build" ? { noExternal: true, external: ["better-sqlite3", "pino", "pino-http", "react", "react-dom"] } : {},
       // The server bundle's entry is our Express host, which imports React Router's build. Its
