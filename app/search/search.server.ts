@@ -61,20 +61,28 @@ const foldLetters = (text: string) => {
   return folded;
 };
 
+const ascii = /^[\x00-\x7f]*$/;
+
 /** Lower case, accents of Latin letters removed: how both databases compare words. */
 export function foldWord(word: string): string {
-  return foldLetters(foldLetters(word).toLowerCase());
+  // ASCII has no accents to fold: most words of most texts, letter by letter through a Map otherwise.
+  return ascii.test(word) ? word.toLowerCase() : foldLetters(foldLetters(word).toLowerCase());
 }
 
 /** Where in `text` words start with one of the (folded) terms — the words to wrap in <mark>. */
 export function highlightRanges(text: string, foldedTerms: readonly string[]): HighlightRange[] {
-  const ranges: HighlightRange[] = [];
-  if (!foldedTerms.length) return ranges;
+  return [...matchingWords(text, foldedTerms)];
+}
+
+/** The first word of `text` that starts with one of the (folded) terms, reading no further. */
+const firstMatch = (text: string, foldedTerms: readonly string[]): HighlightRange | undefined => matchingWords(text, foldedTerms).next().value;
+
+function* matchingWords(text: string, foldedTerms: readonly string[]): Generator<HighlightRange, undefined> {
+  if (!foldedTerms.length) return;
   for (const match of text.matchAll(wordPattern)) {
     const word = foldWord(match[0]);
-    if (foldedTerms.some((term) => word.startsWith(term))) ranges.push({ start: match.index, end: match.index + match[0].length });
+    if (foldedTerms.some((term) => word.startsWith(term))) yield { start: match.index, end: match.index + match[0].length };
   }
-  return ranges;
 }
 
 /**
@@ -83,7 +91,7 @@ export function highlightRanges(text: string, foldedTerms: readonly string[]): H
  */
 export function makeSnippet(text: string, foldedTerms: readonly string[], length = snippetLength): { snippet: string; highlights: HighlightRange[] } {
   const flat = text.replace(/\s+/g, " ").trim();
-  const first = highlightRanges(flat, foldedTerms)[0];
+  const first = firstMatch(flat, foldedTerms);
   let start = 0;
   if (first && first.end > length - 20) {
     // About a quarter of the snippet before the match, from the start of a word.
@@ -211,7 +219,7 @@ export async function searchIssues(
   );
   const comments = await matchingComments(
     handle.db,
-    rows.filter((row) => !highlightRanges(row.description, folded).length).map((row) => Number(row.issue_id)),
+    rows.filter((row) => !firstMatch(row.description, folded)).map((row) => Number(row.issue_id)),
     folded,
   );
   const person = peopleOnce();
@@ -261,7 +269,7 @@ async function matchingComments(db: Database, issueIds: number[], foldedTerms: r
     .orderBy("id")
     .execute();
   for (const { issue_id, body } of rows) {
-    if (!found.has(issue_id) && highlightRanges(body, foldedTerms).length) found.set(issue_id, body);
+    if (!found.has(issue_id) && firstMatch(body, foldedTerms)) found.set(issue_id, body);
   }
   return found;
 }
