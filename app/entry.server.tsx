@@ -10,7 +10,7 @@ import {
 import { currentUserContext } from "~/auth/current-user.server";
 import { RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { reportUnexpectedError } from "~/errors/report.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { encodeDocument } from "~/host/document-encoding.server";
 import { NonceContext } from "~/security/nonce";
 

@@ -7,7 +7,7 @@ import { TimeZoneReporter } from "~/components/time-zone-reporter";
 import { FlashMessage } from "~/components/flash-message";
 import { NavigationProgress } from "~/components/navigation-progress";
 import { takeFlash } from "~/flash/flash.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { RenderErrorDigestContext, renderErrorDigestMetaName } from "~/errors/render-error-digest";
 import { useNonce } from "~/security/nonce";
 import type { Route } from "./+types/root";

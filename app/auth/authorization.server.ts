@@ -1,5 +1,5 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { findProject, type Project } from "~/projects/projects.server";
 import { can, type Permission } from "~/workspaces/roles";
 import {

@@ -1,5 +1,5 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { appContext, type AppServices } from "~/host/app-context.server";
+import { appContext, type AppServices } from "~/context/app-context.server";
 import { withRequestMemo } from "./request-memo.server";
 import { readSessionToken, sessionCookie } from "./session-cookie.server";
 import { findSessionUser, type SessionUser } from "./sessions.server";

@@ -1,5 +1,5 @@
 import { type Cookie, createCookie } from "react-router";
-import type { AppServices } from "~/host/app-context.server";
+import type { AppServices } from "~/context/app-context.server";
 import { sessionLifetime } from "./sessions.server";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { DatabaseHandle } from "~/db/database.server";
 import { storedUserAgent } from "~/forms/fields.server";
-import type { AppServices } from "~/host/app-context.server";
+import type { AppServices } from "~/context/app-context.server";
 import { authenticate } from "./accounts.server";
 import { sessionCookie } from "./session-cookie.server";
 import { createSession } from "./sessions.server";

@@ -7,29 +7,8 @@ import { LabelChip } from "~/components/label-chip";
 import { ChoiceForm, OnDemandMenu } from "~/components/menu";
 import { issueLinkSelector } from "~/components/issue-link";
 import { DueDate, RelativeTime } from "~/components/time";
-import type { LabelRef, PersonRef } from "~/issues/issue-refs";
+import type { IssueRowData, PersonRef } from "~/issues/issue-refs";
 import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
-
-
-/**
- * One issue as a list row shows it (the project list, My issues, search results), and nothing
- * more: the loader data of a page of rows is in the page twice (markup and hydration payload).
- */
-export type IssueRowData = {
-  id: number;
-  number: number;
-  title: string;
-  status: Status;
-  priority: Priority;
-  /** Rows across projects (My issues, search) name their project; a project's list gives it once. */
-  projectKey?: string;
-  assignee: PersonRef | null;
-  labels: LabelRef[];
-  due_date: string | null;
-  updated_at: string;
-  /** Only rows that can be edited need it (their menus post it). */
-  version?: number;
-};
 
 /**
  * How the rows of a list can be edited, made once per list: where their menus post, who can be

@@ -1,5 +1,5 @@
 import { storedUserAgent } from "~/forms/fields.server";
-import type { AppServices } from "~/host/app-context.server";
+import type { AppServices } from "~/context/app-context.server";
 import { recordServerError } from "~/monitoring/server-errors.server";
 import { errorDigest } from "./digest.server";
 

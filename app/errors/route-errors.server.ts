@@ -2,7 +2,7 @@ import { data, isRouteErrorResponse, type RouterContextProvider, type ServerBuil
 import { currentUserContext } from "~/auth/current-user.server";
 import { PasswordHashingBusyError } from "~/auth/password.server";
 import { isDatabaseUnavailable } from "~/db/errors.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { reportUnexpectedError } from "./report.server";
 
 export const unavailableMessage = "Cairn is unavailable right now. Try again shortly.";

@@ -11,11 +11,11 @@ import { reportUnexpectedError } from "~/errors/report.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
 import type { Telemetry } from "~/monitoring/otlp-export.server";
-import { appContext, type AppServices } from "./app-context.server";
+import { appContext, type AppServices, requestServices } from "~/context/app-context.server";
 import { serveBuiltAssets } from "./assets.server";
 import { compressResponses } from "./compression.server";
 import { refuseCrossSiteMutations } from "./cross-site.server";
-import type { Lifecycle } from "./lifecycle.server";
+import type { Lifecycle } from "~/context/lifecycle.server";
 import { refuseMalformedRequests } from "./malformed-requests.server";
 import { beforeResponseHead } from "./response-head.server";
 import { badRequestPage, plainPage } from "./plain-page.server";
@@ -100,19 +100,11 @@ export function createHostApp(options: HostOptions): express.Express {
 }
 
 function services(options: HostOptions, req: Request, nonce: string): AppServices {
-  return {
-    ...options.database,
-    config: options.config,
-    get sessionSecret() {
-      return options.sessionSecret();
-    },
-    lifecycle: options.lifecycle,
-    telemetry: options.telemetry,
-    logger: req.log,
-    requestId: String(req.id),
-    clientIp: req.ip ?? null,
-    cspNonce: nonce,
-  };
+  const { config, lifecycle, telemetry, sessionSecret, database } = options;
+  return requestServices(
+    { ...database, config, lifecycle, telemetry, sessionSecret },
+    { logger: req.log, requestId: String(req.id), clientIp: req.ip ?? null, cspNonce: nonce },
+  );
 }
 
 /** Until migrations are done only the health checks answer (/healthz is answered before this). */

@@ -10,7 +10,7 @@ import { createLogger } from "~/logging/logger.server";
 import { createTelemetry } from "~/monitoring/otlp-export.server";
 import { demoPassword, parseSeedArguments, seedWorkspace } from "~/seed/seed.server";
 import { createHostApp } from "./app.server";
-import { createLifecycle } from "./lifecycle.server";
+import { createLifecycle } from "~/context/lifecycle.server";
 import { stopGracefullyOnSignals } from "./shutdown.server";
 
 async function loadBuild(): Promise<ServerBuild> {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "~/logging/logger.server";
-import type { Lifecycle } from "./lifecycle.server";
+import type { Lifecycle } from "~/context/lifecycle.server";
 
 /** After the port closes, how long a connection may stay without a request before it is closed. */
 const idleGraceMs = 1000;

@@ -1,3 +1,5 @@
+import type { Priority, Status } from "./issue-fields";
+
 /**
  * The label and the person as rows and cards show them. Each is one object wherever it appears on
  * a page, so that the hydration payload (which keeps one copy of each object and refers to it after
@@ -16,3 +18,23 @@ export function peopleOnce() {
     return person;
   };
 }
+
+/**
+ * One issue as a list row shows it (the project list, My issues, search results), and nothing
+ * more: the loader data of a page of rows is in the page twice (markup and hydration payload).
+ */
+export type IssueRowData = {
+  id: number;
+  number: number;
+  title: string;
+  status: Status;
+  priority: Priority;
+  /** Rows across projects (My issues, search) name their project; a project's list gives it once. */
+  projectKey?: string;
+  assignee: PersonRef | null;
+  labels: LabelRef[];
+  due_date: string | null;
+  updated_at: string;
+  /** Only rows that can be edited need it (their menus post it). */
+  version?: number;
+};

@@ -5,7 +5,7 @@ import { instanceHasUsers } from "~/auth/users.server";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { CairnMark, PublicCard, publicPrimaryClass, publicSecondaryClass } from "~/components/public-card";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { listUserWorkspaces } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/index";
 

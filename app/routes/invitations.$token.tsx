@@ -6,7 +6,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
 import { PublicCard, publicPrimaryClass, publicSecondaryClass } from "~/components/public-card";
 import { flashHeader } from "~/flash/flash.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { acceptInvitation, type InvitationStatus, openInvitationLink } from "~/workspaces/invitations.server";
 import { roleLabels } from "~/workspaces/roles";
 import type { Route } from "./+types/invitations.$token";

@@ -3,7 +3,7 @@ import { currentUserContext } from "~/auth/current-user.server";
 import { sessionCookie } from "~/auth/session-cookie.server";
 import { deleteSession } from "~/auth/sessions.server";
 import { flashHeader } from "~/flash/flash.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import type { Route } from "./+types/logout";
 
 /** Signing out is a POST (a link or a prefetch must not sign anyone out); a GET just goes home. */

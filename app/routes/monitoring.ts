@@ -1,6 +1,6 @@
 import { currentUserContext } from "~/auth/current-user.server";
 import { storedUserAgent } from "~/forms/fields.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { beaconLimits, beaconSchema, recordBeacon, takeBeaconSlot } from "~/monitoring/browser-events.server";
 import { appRoutePatterns, withRoutePatterns } from "~/monitoring/route-patterns.server";
 import type { Route } from "./+types/monitoring";

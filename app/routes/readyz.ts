@@ -1,5 +1,5 @@
 import { databaseAnswers } from "~/db/health.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import type { Route } from "./+types/readyz";
 
 /** Readiness: 200 once migrated and while the database answers; 503 while starting or draining. */

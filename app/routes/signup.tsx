@@ -11,7 +11,7 @@ import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { publicLinkClass, PublicCard } from "~/components/public-card";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { tooManyAttemptsMessage } from "~/security/sliding-window.server";
 import { acceptInvitation, openInvitationLink } from "~/workspaces/invitations.server";
 import type { Route } from "./+types/signup";

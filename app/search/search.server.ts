@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Status } from "~/db/schema";
-import type { IssueRowData } from "~/components/issue-row";
+import type { IssueRowData } from "~/issues/issue-refs";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { priorityOf } from "~/issues/issue-fields";
 import { labelsOfIssues } from "~/issues/issue-list.server";

@@ -10,7 +10,7 @@ import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import type { Route } from "./+types/index";
 
 export function loader(args: Route.LoaderArgs) {

@@ -11,7 +11,7 @@ import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import type { Route } from "./+types/password";
 
 export function loader(args: Route.LoaderArgs) {

@@ -8,7 +8,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { dangerButtonClass, SettingsSection, settingsListClass, settingsRowClass } from "~/components/settings-sections";
 import { RelativeTime } from "~/components/time";
 import { flashHeader } from "~/flash/flash.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import type { Route } from "./+types/sessions";
 
 export async function loader(args: Route.LoaderArgs) {

@@ -8,7 +8,7 @@ import { FormSummary, SubmitButton, TextField } from "~/components/forms";
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type NewWorkspaceForm, newWorkspaceSchema } from "~/workspaces/forms.server";
 import { createWorkspace } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/new";

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { RelativeTime } from "~/components/time";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { findErrorGroup, normaliseDigest } from "~/monitoring/dashboard.server";
 import type { Route } from "./+types/$digest";
 

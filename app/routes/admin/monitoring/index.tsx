@@ -9,7 +9,7 @@ import { RelativeTime } from "~/components/time";
 import { type DailyPercentile, WebVitalChart, WebVitalValue } from "~/components/web-vitals";
 import { queryText } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import {
   findErrorGroup,
   listErrorGroups,

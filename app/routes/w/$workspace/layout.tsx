@@ -8,7 +8,7 @@ import { AccountMenu, AppShell, appShellHandle, SidebarLink } from "~/components
 import { menuItemClass, PopoverMenu } from "~/components/menu";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { leaveWorkspaceSchema } from "~/workspaces/forms.server";
 import { removeMember } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";

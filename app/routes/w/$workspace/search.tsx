@@ -5,7 +5,7 @@ import { ContentHeader, PageBody, pageTitle, primaryButtonClass } from "~/compon
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueRow, IssueRows } from "~/components/issue-row";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { fromColumns, toColumns } from "~/issues/columns";
 import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, searchIssues } from "~/search/search.server";
 import type { Route } from "./+types/search";

@@ -7,7 +7,7 @@ import { FormSummary, SubmitButton, TextAreaField, TextField } from "~/component
 import { NarrowPage } from "~/components/narrow-page";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type NewProjectForm, newProjectSchema } from "~/projects/forms.server";
 import { createProject } from "~/projects/projects.server";
 import type { Route } from "./+types/new";

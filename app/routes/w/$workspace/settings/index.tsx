@@ -10,7 +10,7 @@ import { dangerButtonClass, DangerZone, SettingsSection } from "~/components/set
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type DeleteWorkspaceForm, type RenameWorkspaceForm, workspaceSettingsSchema } from "~/workspaces/forms.server";
 import { ownerCount } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";

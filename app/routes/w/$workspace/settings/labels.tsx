@@ -11,7 +11,7 @@ import { dangerButtonClass, rowActionClass, SettingsSection, settingsListClass }
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type LabelForm, labelsSchema } from "~/labels/forms.server";
 import { createLabel, deleteLabel, type LabelProblem, listLabels, maxLabelsPerWorkspace, updateLabel } from "~/labels/labels.server";
 import { type LabelColor, labelColorLabels, labelColors } from "~/labels/palette";

@@ -14,7 +14,7 @@ import { TimeUntil } from "~/components/time-until";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type InviteForm, membersSchema } from "~/workspaces/forms.server";
 import { createInvitation, listPendingInvitations, revokeInvitation } from "~/workspaces/invitations.server";
 import { changeRole, listMembers, removeMember } from "~/workspaces/members.server";

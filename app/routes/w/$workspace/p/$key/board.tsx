@@ -12,7 +12,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { idField } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { packCards, unpackCards } from "~/issues/board-cards";
 import { boardStatuses, loadBoard, moveIssue, shownCount } from "~/issues/board.server";
 import { isFiltered } from "~/issues/filter-params";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { reportUnexpectedError } from "~/errors/report.server";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { parseIssueFilters, refusedQueryMessage } from "~/issues/issue-list.server";
 import { issuesCsvFileName, streamIssuesCsv } from "~/issues/issues-csv.server";
 import type { Route } from "./+types/issues[.]csv";

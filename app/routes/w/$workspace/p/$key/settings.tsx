@@ -10,7 +10,7 @@ import { dangerButtonClass, DangerZone, SettingsSection } from "~/components/set
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type ProjectSettingsForm, projectSettingsSchema } from "~/projects/forms.server";
 import { setProjectArchived, updateProject } from "~/projects/projects.server";
 import type { Route } from "./+types/settings";

@@ -7,7 +7,7 @@ import { FormSummary } from "~/components/forms";
 import { IssueFieldsForm } from "~/components/issue-fields-form";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
-import { appContext } from "~/host/app-context.server";
+import { appContext } from "~/context/app-context.server";
 import { type NewIssueForm, newIssueSchema } from "~/issues/forms.server";
 import { createIssue } from "~/issues/issues.server";
 import { listLabels } from "~/labels/labels.server";

@@ -5,7 +5,10 @@ import type { Logger } from "~/logging/logger.server";
 import type { Telemetry } from "~/monitoring/otlp-export.server";
 import type { Lifecycle } from "./lifecycle.server";
 
-/** What every loader and action can reach through `context.get(appContext)`. */
+/**
+ * What every loader and action can reach through `context.get(appContext)`. The host provides it
+ * (`requestServices`, once per request); domain code reads it from here and never from the host.
+ */
 export type AppServices = DatabaseHandle & {
   config: Config;
   sessionSecret: string;
@@ -23,3 +26,27 @@ export type AppServices = DatabaseHandle & {
 };
 
 export const appContext = createContext<AppServices>();
+
+/** What the process has once, for every request. */
+export type SharedServices = DatabaseHandle & {
+  config: Config;
+  lifecycle: Lifecycle;
+  telemetry: Telemetry;
+  /** Known once the app is ready (it may be made by the first migration). */
+  sessionSecret: () => string;
+};
+
+/** One request's services: the process's, with the request's logger, id, address and CSP nonce. */
+export function requestServices(
+  shared: SharedServices,
+  request: { logger: Logger; requestId: string; clientIp: string | null; cspNonce: string },
+): AppServices {
+  const { sessionSecret, ...rest } = shared;
+  return {
+    ...rest,
+    get sessionSecret() {
+      return sessionSecret();
+    },
+    ...request,
+  };
+}

@@ -1,0 +1,1 @@
+import { startDemoServer, signIn } from "../bench/../e2e/support/demo-server.js";
