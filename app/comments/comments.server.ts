@@ -1,32 +1,44 @@
 import type { Database } from "~/db/database.server";
 import { multiLineText } from "~/forms/fields.server";
-import type { Change } from "~/issues/timeline";
+import { issueNotFound, type ProjectScope } from "~/issues/issues.server";
+import { inTimelineOrder, type TimelineEntry } from "~/issues/timeline";
 
 export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
 
 export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; message: string };
 
+/** Comments on an issue of the project; an issue of another project is not found. */
 export async function addComment(
   db: Database,
-  comment: { issueId: number; authorId: number; body: string; now: Date },
-): Promise<void> {
+  comment: { project: ProjectScope; issueId: number; authorId: number; body: string; now: Date },
+): Promise<CommentChange> {
   const now = comment.now.toISOString();
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    const touched = await trx
+      .updateTable("issues")
+      .set({ updated_at: now })
+      .where("id", "=", comment.issueId)
+      .where("project_id", "=", comment.project.id)
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows) === 0) return issueNotFound;
     await trx
       .insertInto("comments")
       .values({ issue_id: comment.issueId, author_id: comment.authorId, body: comment.body, created_at: now, updated_at: now })
       .execute();
-    await trx.updateTable("issues").set({ updated_at: now }).where("id", "=", comment.issueId).execute();
+    return { ok: true } as const;
   });
 }
 
-async function findLiveComment(db: Database, issueId: number, commentId: number) {
+/** A comment not deleted, on that issue of that project. */
+async function findLiveComment(db: Database, project: ProjectScope, issueId: number, commentId: number) {
   return db
     .selectFrom("comments")
-    .select(["id", "author_id"])
-    .where("id", "=", commentId)
-    .where("issue_id", "=", issueId)
-    .where("deleted_at", "is", null)
+    .innerJoin("issues", "issues.id", "comments.issue_id")
+    .select(["comments.id", "comments.author_id"])
+    .where("comments.id", "=", commentId)
+    .where("comments.issue_id", "=", issueId)
+    .where("issues.project_id", "=", project.id)
+    .where("comments.deleted_at", "is", null)
     .executeTakeFirst();
 }
 
@@ -36,9 +48,9 @@ const notYours: CommentChange = { ok: false, status: 403, message: "You don't ha
 /** Only the author edits a comment; it then shows "edited". */
 export async function editComment(
   db: Database,
-  edit: { issueId: number; commentId: number; actorId: number; body: string; now: Date },
+  edit: { project: ProjectScope; issueId: number; commentId: number; actorId: number; body: string; now: Date },
 ): Promise<CommentChange> {
-  const comment = await findLiveComment(db, edit.issueId, edit.commentId);
+  const comment = await findLiveComment(db, edit.project, edit.issueId, edit.commentId);
   if (!comment) return notFound;
   if (comment.author_id !== edit.actorId) return notYours;
   const now = edit.now.toISOString();
@@ -58,9 +70,9 @@ export async function editComment(
  */
 export async function deleteComment(
   db: Database,
-  removal: { issueId: number; commentId: number; actorId: number; canDeleteAny: boolean; now: Date },
+  removal: { project: ProjectScope; issueId: number; commentId: number; actorId: number; canDeleteAny: boolean; now: Date },
 ): Promise<CommentChange> {
-  const comment = await findLiveComment(db, removal.issueId, removal.commentId);
+  const comment = await findLiveComment(db, removal.project, removal.issueId, removal.commentId);
   if (!comment) return notFound;
   if (comment.author_id !== removal.actorId && !removal.canDeleteAny) return notYours;
   const now = removal.now.toISOString();
@@ -89,10 +101,6 @@ export async function deleteComment(
     return { ok: true } as const;
   });
 }
-
-export type TimelineEntry =
-  | { type: "comment"; id: number; at: string; authorId: number | null; authorName: string | null; body: string; edited: boolean; deleted: boolean }
-  | Change;
 
 /** Comments and changes of an issue in one list, oldest first. */
 export async function issueTimeline(db: Database, issueId: number): Promise<TimelineEntry[]> {
@@ -133,9 +141,4 @@ export async function issueTimeline(db: Database, issueId: number): Promise<Time
     })),
   ];
   return inTimelineOrder(entries);
-}
-
-/** Oldest first; at the same instant the change first (it was written with the save that preceded the comment). */
-export function inTimelineOrder(entries: TimelineEntry[]): TimelineEntry[] {
-  return entries.sort((a, b) => a.at.localeCompare(b.at) || (a.type === b.type ? a.id - b.id : a.type === "activity" ? -1 : 1));
 }

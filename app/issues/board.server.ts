@@ -7,6 +7,7 @@ import { boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses, statusLabels } from "./issue-fields";
 import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
 import { type LabelRef, peopleOnce } from "./issue-refs";
+import { issueNotFound, type NotFound, type ProjectScope } from "./issues.server";
 
 const noFilters = parseIssueFilters(new URLSearchParams());
 
@@ -118,20 +119,20 @@ export type Board = Awaited<ReturnType<typeof loadBoard>>;
  */
 export async function moveIssue(
   db: Database,
-  move: { projectId: number; workspaceId: number; issueId: number; status: Status; position: number; filters?: IssueFilters; actorId: number; now: Date },
-): Promise<{ ok: true } | { ok: false; status: 404; message: string }> {
+  move: { project: ProjectScope; issueId: number; status: Status; position: number; filters?: IssueFilters; actorId: number; now: Date },
+): Promise<{ ok: true } | NotFound> {
   return db.transaction().execute(async (trx) => {
-    await lockWorkspace(trx, move.workspaceId);
+    await lockWorkspace(trx, move.project.workspace_id);
     const issue = await trx
       .selectFrom("issues")
       .select(["id", "status", "version"])
       .where("id", "=", move.issueId)
-      .where("project_id", "=", move.projectId)
+      .where("project_id", "=", move.project.id)
       .executeTakeFirst();
-    if (!issue) return { ok: false, status: 404, message: "Issue not found." };
+    if (!issue) return issueNotFound;
 
     const others = (filters: IssueFilters) =>
-      applyIssueFilters(trx.selectFrom("issues"), move.projectId, { ...filters, statuses: [move.status] }, move.actorId).where("issues.id", "!=", move.issueId);
+      applyIssueFilters(trx.selectFrom("issues"), move.project.id, { ...filters, statuses: [move.status] }, move.actorId).where("issues.id", "!=", move.issueId);
     const ordered = (filters: IssueFilters) => others(filters).select(["issues.id", "issues.sort_order"]).orderBy("issues.sort_order").orderBy("issues.id");
     const shown = move.filters ?? noFilters;
     // Past the end means at the end.

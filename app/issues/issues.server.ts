@@ -1,10 +1,10 @@
 import { sql, type Transaction } from "kysely";
-import { inTimelineOrder, type TimelineEntry } from "~/comments/comments.server";
 import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { isClosed, type Priority, priorityLabels, priorityOf, rankOf, statusLabels } from "./issue-fields";
+import { inTimelineOrder, type TimelineEntry } from "./timeline";
 
 export type IssueFields = {
   title: string;
@@ -17,6 +17,13 @@ export type IssueFields = {
 };
 
 export type FieldProblem = { field: keyof IssueFields; message: string };
+
+/** The project an issue write acts in: every write is scoped to it (and to its workspace). */
+export type ProjectScope = { id: number; workspace_id: number };
+
+/** The refusal of a write whose issue (or comment) is not in the project it names. */
+export type NotFound = { ok: false; status: 404; message: string };
+export const issueNotFound: NotFound = { ok: false, status: 404, message: "Issue not found." };
 
 const fieldNames: Record<keyof IssueFields, ActivityKind> = {
   title: "title",
@@ -87,7 +94,7 @@ export const labelList = (names: string[]) => (names.length ? [...names].sort((a
  */
 export async function createIssue(
   db: Database,
-  issue: { project: { id: number; workspace_id: number }; reporterId: number; fields: IssueFields; now: Date },
+  issue: { project: ProjectScope; reporterId: number; fields: IssueFields; now: Date },
 ): Promise<{ number: number } | FieldProblem> {
   return db.transaction().execute(async (trx) => {
     const references = await checkReferences(trx, issue.project.workspace_id, issue.fields);
@@ -167,12 +174,13 @@ export function conflictMessage({ conflict }: Conflict): string {
 
 /**
  * Saves the fields given (the others stay), if the issue is still at `version`; otherwise a
- * conflict naming who changed what. Each changed field writes one activity row.
+ * conflict naming who changed what. Each changed field writes one activity row. An issue of
+ * another project is not found.
  */
 export async function updateIssue(
   db: Database,
-  update: { issueId: number; workspaceId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date },
-): Promise<{ ok: true; changed: boolean } | Conflict | FieldProblem> {
+  update: { project: ProjectScope; issueId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date },
+): Promise<{ ok: true; changed: boolean } | Conflict | FieldProblem | NotFound> {
   return db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom("issues")
@@ -189,12 +197,14 @@ export async function updateIssue(
         "assignee.name as assigneeName",
       ])
       .where("issues.id", "=", update.issueId)
-      .executeTakeFirstOrThrow();
+      .where("issues.project_id", "=", update.project.id)
+      .executeTakeFirst();
+    if (!current) return issueNotFound;
     if (current.version !== update.version) return describeConflict(trx, update.issueId, update.version);
 
     // An assignee kept as it was is not checked again (they may have become a viewer since).
     const assigneeChanges = update.changes.assigneeId !== undefined && update.changes.assigneeId !== current.assignee_id;
-    const references = await checkReferences(trx, update.workspaceId, {
+    const references = await checkReferences(trx, update.project.workspace_id, {
       ...update.changes,
       assigneeId: assigneeChanges ? update.changes.assigneeId : undefined,
     });
@@ -324,10 +334,6 @@ export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 
 /** Issue numbers in URLs: a positive integer, or the URL names no issue. */
 export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
-
-export const touchIssue = (db: Database | Trx, issueId: number, now: Date) =>
-  db.updateTable("issues").set({ updated_at: now.toISOString() }).where("id", "=", issueId).execute();
-
 
 type DetailRow = {
   k: "i" | "l" | "c" | "a";

@@ -16,6 +16,16 @@ export type Change = {
   to: string | null;
 };
 
+/** A comment or a change, as the timeline lists them. */
+export type TimelineEntry =
+  | { type: "comment"; id: number; at: string; authorId: number | null; authorName: string | null; body: string; edited: boolean; deleted: boolean }
+  | Change;
+
+/** Oldest first; at the same instant the change first (it was written with the save that preceded the comment). */
+export function inTimelineOrder(entries: TimelineEntry[]): TimelineEntry[] {
+  return entries.sort((a, b) => a.at.localeCompare(b.at) || (a.type === b.type ? a.id - b.id : a.type === "activity" ? -1 : 1));
+}
+
 /** Changes shown as one line: by one person, the first at `at`. */
 export type ChangeGroup = {
   type: "changes";

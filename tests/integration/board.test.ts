@@ -130,7 +130,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
   }
 
   const move = (issueId: number, status: Status, position: number, now = at(1), on: Database = db, project: SeededProject = web) =>
-    moveIssue(on, { projectId: project.id, workspaceId: project.workspace_id, issueId, status, position, actorId: grace, now });
+    moveIssue(on, { project, issueId, status, position, actorId: grace, now });
 
   async function expectMoved(issueId: number, status: Status, position: number, now = at(1)) {
     expect(await move(issueId, status, position, now)).toEqual({ ok: true });
@@ -469,7 +469,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
       await db.updateTable("issues").set({ priority: 3 }).where("id", "=", x).execute();
       const high = filters("priority=high");
       const moveShown = (issueId: number, status: Status, position: number) =>
-        moveIssue(db, { projectId: web.id, workspaceId, issueId, status, position, filters: high, actorId: grace, now: at(1) });
+        moveIssue(db, { project: web, issueId, status, position, filters: high, actorId: grace, now: at(1) });
 
       // The filtered Todo shows [b, d]: position 1 is between b and d — after a hidden card or not, but after b.
       expect(await moveShown(x, "todo", 1)).toEqual({ ok: true });
@@ -588,7 +588,7 @@ describe.each(testDialects)("the board on %s", (dialect) => {
           ),
         );
       }
-      const perInstance = halves.map((half) => half.map((m) => ({ ...m, projectId: web.id, workspaceId, actorId: grace })));
+      const perInstance = halves.map((half) => half.map((m) => ({ ...m, project: { id: web.id, workspace_id: workspaceId }, actorId: grace })));
       return callFromInstances<MoveResult>(database, { module: "/app/issues/board.server.ts", exportName: "moveIssue", now: at(30) }, perInstance, children);
     }
 

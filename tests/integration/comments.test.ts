@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addComment, type CommentChange, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createIssue, updateIssue } from "~/issues/issues.server";
+import { createIssue, type ProjectScope, updateIssue } from "~/issues/issues.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
@@ -25,7 +25,8 @@ describe.each(testDialects)("comments on %s", (dialect) => {
   /** A second connection to the same database, as another request or instance has. */
   let other: DatabaseHandle;
   let db: Database;
-  let workspaceId: number;
+  let project: ProjectScope;
+  let apiProject: ProjectScope;
   /** Ada is an admin of acme; Grace and Linus are members. */
   let ada: number;
   let grace: number;
@@ -55,11 +56,11 @@ describe.each(testDialects)("comments on %s", (dialect) => {
       name: "Acme",
       at: at(0),
       members: { Ada: "admin", Grace: "member", Linus: "member" },
-      projects: { WEB: "Website" },
+      projects: { WEB: "Website", API: "API" },
     });
-    workspaceId = acme.id;
     ({ Ada: ada, Grace: grace, Linus: linus } = acme.users);
-    const project = acme.projects.WEB;
+    project = acme.projects.WEB;
+    apiProject = acme.projects.API;
     for (const title of ["Crash on save", "Slow search"]) {
       await createIssue(db, { project, reporterId: ada, fields: { ...fields, title }, now: at(0) });
     }
@@ -70,7 +71,7 @@ describe.each(testDialects)("comments on %s", (dialect) => {
 
   /** Adds a comment and returns its id. */
   async function comment(authorId: number, body: string, minute: number, onIssue = issue): Promise<number> {
-    await addComment(db, { issueId: onIssue, authorId, body, now: at(minute) });
+    await addComment(db, { project, issueId: onIssue, authorId, body, now: at(minute) });
     const row = await db
       .selectFrom("comments")
       .select("id")
@@ -83,9 +84,9 @@ describe.each(testDialects)("comments on %s", (dialect) => {
 
   const commentRow = (id: number) => db.selectFrom("comments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const edit = (commentId: number, actorId: number, body: string, options: { minute?: number; onIssue?: number } = {}) =>
-    editComment(db, { issueId: options.onIssue ?? issue, commentId, actorId, body, now: at(options.minute ?? 30) });
+    editComment(db, { project, issueId: options.onIssue ?? issue, commentId, actorId, body, now: at(options.minute ?? 30) });
   const remove = (commentId: number, actorId: number, options: { canDeleteAny?: boolean; minute?: number; onIssue?: number } = {}) =>
-    deleteComment(db, { issueId: options.onIssue ?? issue, commentId, actorId, canDeleteAny: options.canDeleteAny ?? false, now: at(options.minute ?? 40) });
+    deleteComment(db, { project, issueId: options.onIssue ?? issue, commentId, actorId, canDeleteAny: options.canDeleteAny ?? false, now: at(options.minute ?? 40) });
   const activityKinds = async (issueId = issue) =>
     (await db.selectFrom("activities").select("kind").where("issue_id", "=", issueId).orderBy("id").execute()).map((a) => a.kind);
 
@@ -188,6 +189,17 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     expect(await activityKinds()).toEqual(["created"]);
   });
 
+  it("finds no issue or comment through another project: comments stay scoped to their project", async () => {
+    const id = await comment(grace, "On WEB-1.", 5);
+    const issueNotFound = { ok: false, status: 404, message: "Issue not found." };
+    expect(await addComment(db, { project: apiProject, issueId: issue, authorId: grace, body: "Through API.", now: at(6) })).toEqual(issueNotFound);
+    expect(await editComment(db, { project: apiProject, issueId: issue, commentId: id, actorId: grace, body: "Through API.", now: at(7) })).toEqual(notFound);
+    expect(await deleteComment(db, { project: apiProject, issueId: issue, commentId: id, actorId: ada, canDeleteAny: true, now: at(8) })).toEqual(notFound);
+    expect(await db.selectFrom("comments").select(["id", "body", "deleted_at"]).where("issue_id", "=", issue).execute()).toEqual([{ id, body: "On WEB-1.", deleted_at: null }]);
+    expect(await db.selectFrom("issues").select("updated_at").where("id", "=", issue).executeTakeFirstOrThrow()).toEqual({ updated_at: at(5).toISOString() });
+    expect(await activityKinds()).toEqual(["created"]);
+  });
+
   /**
    * A view of the database that, after the first query run through it, waits for `meanwhile` to
    * finish: the interleaving of two requests that chance produces, made certain. `meanwhile` runs on
@@ -212,7 +224,8 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     const id = await comment(grace, "Double-submitted delete.", 5);
     let second: CommentChange | undefined;
     // The first deletion has found the comment alive when the second one runs to its end.
-    const first = await deleteComment(pausedAfterFirstQuery(async () => (second = await deleteComment(other.db, { issueId: issue, commentId: id, actorId: grace, canDeleteAny: false, now: at(41) }))), {
+    const first = await deleteComment(pausedAfterFirstQuery(async () => (second = await deleteComment(other.db, { project, issueId: issue, commentId: id, actorId: grace, canDeleteAny: false, now: at(41) }))), {
+      project,
       issueId: issue,
       commentId: id,
       actorId: grace,
@@ -228,8 +241,8 @@ describe.each(testDialects)("comments on %s", (dialect) => {
   it("does not write an edit into a comment deleted since the edit checked it", async () => {
     const id = await comment(grace, "Secret token: abc", 5);
     const edited = await editComment(
-      pausedAfterFirstQuery(() => deleteComment(other.db, { issueId: issue, commentId: id, actorId: grace, canDeleteAny: false, now: at(39) })),
-      { issueId: issue, commentId: id, actorId: grace, body: "Secret token: abc (edited)", now: at(40) },
+      pausedAfterFirstQuery(() => deleteComment(other.db, { project, issueId: issue, commentId: id, actorId: grace, canDeleteAny: false, now: at(39) })),
+      { project, issueId: issue, commentId: id, actorId: grace, body: "Secret token: abc (edited)", now: at(40) },
     );
     const row = await commentRow(id);
     expect(row.deleted_at).toBe(at(39).toISOString());
@@ -240,12 +253,12 @@ describe.each(testDialects)("comments on %s", (dialect) => {
 
   it("orders the timeline by time, comments and activities together, the change first at the same instant", async () => {
     const first = await comment(grace, "First.", 10);
-    await updateIssue(db, { issueId: issue, workspaceId, actorId: linus, version: 1, changes: { status: "in_progress", priority: "high" }, now: at(20) });
+    await updateIssue(db, { project, issueId: issue, actorId: linus, version: 1, changes: { status: "in_progress", priority: "high" }, now: at(20) });
     const second = await comment(linus, "Second.", 30);
     const deleted = await comment(grace, "Oops.", 35);
     expect(await remove(deleted, grace, { minute: 40 })).toEqual(ok);
     // A comment and a change at the same instant: the change was saved first.
-    await updateIssue(db, { issueId: issue, workspaceId, actorId: grace, version: 2, changes: { status: "done" }, now: at(50) });
+    await updateIssue(db, { project, issueId: issue, actorId: grace, version: 2, changes: { status: "done" }, now: at(50) });
     const sameInstant = await comment(grace, "Closing, see above.", 50);
     // Written out of order: an older comment inserted last still sorts by its time.
     const early = await comment(ada, "Early bird.", 5);

@@ -438,7 +438,7 @@ it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an
     const created = await createIssue(db, { project, reporterId: ownerRow.id, fields: issueFields({ title: "Login fails", assigneeId: memberId }), now: at });
     if (!("number" in created)) throw new Error("the issue was not created");
     const issue = await db.selectFrom("issues").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
-    await addComment(db, { issueId: issue.id, authorId: ownerRow.id, body: "Me too", now: at });
+    await addComment(db, { project, issueId: issue.id, authorId: ownerRow.id, body: "Me too", now: at });
     const comment = await db.selectFrom("comments").select("id").executeTakeFirstOrThrow();
     const invited = await createInvitation(db, { workspaceId: workspace.id, email: "dee@example.com", role: "member", invitedBy: ownerRow.id, actorRole: "owner", now: new Date() });
     if (!invited.ok) throw new Error(invited.message);

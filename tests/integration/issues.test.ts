@@ -141,8 +141,8 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     issueId: number,
     version: number,
     changes: Partial<IssueFields>,
-    options: { actorId?: number; now?: Date } = {},
-  ) => updateIssue(db, { issueId, workspaceId, actorId: options.actorId ?? ada, version, changes, now: options.now ?? t1 });
+    options: { actorId?: number; now?: Date; project?: SeededProject } = {},
+  ) => updateIssue(db, { project: options.project ?? web, issueId, actorId: options.actorId ?? ada, version, changes, now: options.now ?? t1 });
 
   describe("numbering", () => {
     it("starts at 1 in each project, counts independently, and never reuses a number", async () => {
@@ -277,6 +277,12 @@ describe.each(testDialects)("issues on %s", (dialect) => {
 
     const changesSince = async (count: number) => (await activitiesOf(issue.id)).slice(count);
 
+    it("finds no issue through another project, and changes nothing", async () => {
+      expect(await update(issue.id, 1, { title: "Through API" }, { project: api })).toEqual({ ok: false, status: 404, message: "Issue not found." });
+      expect(await issueRow(issue.number)).toMatchObject({ title: "Old title", version: 1 });
+      expect(await changesSince(1)).toEqual([]);
+    });
+
     it("writes one activity row per changed field, with readable values, and bumps the version once per save", async () => {
       const steps: [Partial<IssueFields>, { kind: string; from_value: string | null; to_value: string | null }][] = [
         [{ title: "New title" }, { kind: "title", from_value: "Old title", to_value: "New title" }],
@@ -405,9 +411,9 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     it("names only the people who changed the issue, not someone who deleted a comment", async () => {
       // Grace changes the status (version 2); later Linus deletes his comment, which changes no field.
       await update(issue.id, 1, { status: "todo" }, { actorId: grace });
-      await addComment(db, { issueId: issue.id, authorId: linus, body: "Never mind", now: t1 });
+      await addComment(db, { project: web, issueId: issue.id, authorId: linus, body: "Never mind", now: t1 });
       const comment = await db.selectFrom("comments").select("id").where("issue_id", "=", issue.id).executeTakeFirstOrThrow();
-      expect(await deleteComment(db, { issueId: issue.id, commentId: comment.id, actorId: linus, canDeleteAny: false, now: t2 })).toEqual({ ok: true });
+      expect(await deleteComment(db, { project: web, issueId: issue.id, commentId: comment.id, actorId: linus, canDeleteAny: false, now: t2 })).toEqual({ ok: true });
       const saved = await update(issue.id, 1, { title: "Ada's title" });
       // A deleted comment is no conflicting edit: only field changes are named.
       expect(saved).toEqual({ conflict: { names: ["Grace"], fields: ["status"] } });

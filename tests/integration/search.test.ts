@@ -114,8 +114,14 @@ describe.each(testDialects)("search on %s", (dialect) => {
     return { id: row.id, version: row.version, key: `${row.key}-${created.number}` };
   }
 
+  /** The project an issue is in, as domain writes take it. */
+  const projectOf = async (issueId: number) => {
+    const { project_id } = await db.selectFrom("issues").select("project_id").where("id", "=", issueId).executeTakeFirstOrThrow();
+    return { id: project_id, workspace_id: acme };
+  };
+
   async function comment(issueId: number, body: string): Promise<number> {
-    await addComment(db, { issueId, authorId: ada, body, now: t0 });
+    await addComment(db, { project: await projectOf(issueId), issueId, authorId: ada, body, now: t0 });
     const row = await db.selectFrom("comments").select("id").where("issue_id", "=", issueId).orderBy("id", "desc").executeTakeFirstOrThrow();
     return row.id;
   }
@@ -262,8 +268,8 @@ describe.each(testDialects)("search on %s", (dialect) => {
     expect(await keys("original")).toEqual([issue.key]);
 
     const saved = await updateIssue(db, {
+      project: web,
       issueId: issue.id,
-      workspaceId: acme,
       actorId: ada,
       version: issue.version,
       changes: { title: "Renamed heading", description: "second version" },
@@ -277,10 +283,10 @@ describe.each(testDialects)("search on %s", (dialect) => {
 
     const commentId = await comment(issue.id, "mention of zeppelin");
     expect(await keys("zeppelin")).toEqual([issue.key]);
-    await editComment(db, { issueId: issue.id, commentId, actorId: ada, body: "mention of dirigible", now: t0 });
+    await editComment(db, { project: web, issueId: issue.id, commentId, actorId: ada, body: "mention of dirigible", now: t0 });
     expect(await keys("zeppelin")).toEqual([]);
     expect(await keys("dirigible")).toEqual([issue.key]);
-    await deleteComment(db, { issueId: issue.id, commentId, actorId: ada, canDeleteAny: false, now: t0 });
+    await deleteComment(db, { project: web, issueId: issue.id, commentId, actorId: ada, canDeleteAny: false, now: t0 });
     expect(await keys("dirigible")).toEqual([]);
     // A comment marked deleted by some other path (its body kept) is not searched either.
     const kept = await comment(issue.id, "ornithopter");

@@ -75,8 +75,7 @@ export async function action(args: Route.ActionArgs) {
   const moved = await moveIssue(args.context.get(appContext).db, {
     ...move,
     filters: parseIssueFilters(args.url.searchParams),
-    projectId: project.id,
-    workspaceId: workspace.id,
+    project,
     actorId: user.id,
     now: new Date(),
   });

@@ -126,7 +126,7 @@ export async function loader(args: Route.LoaderArgs) {
 const transientParams = ["edit", "confirm"];
 
 export async function action(args: Route.ActionArgs) {
-  const { user, workspace, issue } = await loadIssue(args);
+  const { user, workspace, project, issue } = await loadIssue(args);
   const { db } = args.context.get(appContext);
   const submission = await parseForm(args.request, issueActionSchema, {
     keepEmptyValues: true,
@@ -161,8 +161,8 @@ export async function action(args: Route.ActionArgs) {
             dueDate: form.dueDate === undefined ? undefined : form.dueDate || null,
           };
     const saved = await updateIssue(db, {
+      project,
       issueId: issue.id,
-      workspaceId: workspace.id,
       actorId: user.id,
       version: form.version,
       changes,
@@ -173,20 +173,21 @@ export async function action(args: Route.ActionArgs) {
         status: 409,
       });
     if ("field" in saved) return data(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
-    return back;
-  }
-  if (form.intent === "comment") {
-    await addComment(db, {
-      issueId: issue.id,
-      authorId: user.id,
-      body: form.body,
-      now,
-    });
+    if (!saved.ok) throw data(saved.message, { status: saved.status });
     return back;
   }
   const changed =
-    form.intent === "edit-comment"
+    form.intent === "comment"
+      ? await addComment(db, {
+          project,
+          issueId: issue.id,
+          authorId: user.id,
+          body: form.body,
+          now,
+        })
+      : form.intent === "edit-comment"
       ? await editComment(db, {
+          project,
           issueId: issue.id,
           commentId: form.commentId,
           actorId: user.id,
@@ -194,6 +195,7 @@ export async function action(args: Route.ActionArgs) {
           now,
         })
       : await deleteComment(db, {
+          project,
           issueId: issue.id,
           commentId: form.commentId,
           actorId: user.id,

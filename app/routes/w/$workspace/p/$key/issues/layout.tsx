@@ -66,11 +66,12 @@ export async function action(args: Route.ActionArgs) {
       : change.intent === "priority"
         ? { priority: change.priority }
         : { assigneeId: change.assigneeId === "" ? null : change.assigneeId };
-  const saved = await updateIssue(db, { issueId: change.issueId, workspaceId: workspace.id, actorId: user.id, version: change.version, changes, now: new Date() });
+  const saved = await updateIssue(db, { project, issueId: change.issueId, actorId: user.id, version: change.version, changes, now: new Date() });
   // Shown above the list, which names the issue: the reloaded list may no longer have its row.
   const refuse = (message: string, status: number) => data({ refusal: `${issueKey(project.key, issue.number)}: ${message}` }, { status });
   if ("conflict" in saved) return refuse(conflictMessage(saved), 409);
   if ("field" in saved) return refuse(saved.message, 400);
+  if (!saved.ok) throw data(saved.message, { status: saved.status });
   return redirect(safeRedirect(change.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
 }
 
