@@ -18,6 +18,18 @@ export type Config = {
   production: boolean;
   /** Where server errors and browser events are also exported over OTLP/HTTP; `undefined`: nowhere. */
   otlp: OtlpExport | undefined;
+  /** The address people reach Cairn at (`https://cairn.example.com`), for links that leave the page (mail). */
+  publicUrl: string | undefined;
+  /** How mail is sent; `undefined`: Cairn sends none. */
+  mail: MailConfig | undefined;
+};
+
+export type MailConfig = {
+  /** `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://…:465`. */
+  smtpUrl: string;
+  /** The From of every mail: `Cairn <cairn@example.com>` or `cairn@example.com`. */
+  from: string;
+  publicUrl: string;
 };
 
 export type OtlpExport = {
@@ -136,7 +148,41 @@ function parseOtlp(env: NodeJS.ProcessEnv): OtlpExport | undefined {
   return logsUrl === undefined ? undefined : { logsUrl, scheduleDelayMs };
 }
 
+/** An absolute http(s) base URL without query or fragment; kept without its trailing slash. */
+function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username) {
+    invalid("PUBLIC_URL", "the http:// or https:// address people open Cairn at, such as https://cairn.example.com", raw);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** `name@domain`, alone or as `Name <name@domain>`. */
+const mailbox = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/;
+
+function parseMail(env: NodeJS.ProcessEnv, publicUrl: string | undefined): MailConfig | undefined {
+  const { SMTP_URL: smtpUrl, MAIL_FROM: fromRaw } = env;
+  if (smtpUrl === undefined || smtpUrl === "") return undefined;
+  const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : undefined;
+  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    invalid("SMTP_URL", "an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587", redactPassword(smtpUrl));
+  }
+  if (publicUrl === undefined) {
+    throw new ConfigError("Invalid configuration: PUBLIC_URL must be set when SMTP_URL is, so that links in mail lead back to Cairn (such as https://cairn.example.com).");
+  }
+  const from = fromRaw || `Cairn <cairn@${new URL(publicUrl).hostname}>`;
+  if (!mailbox.test(from)) invalid("MAIL_FROM", "an address such as Cairn <cairn@example.com>", from);
+  return { smtpUrl, from, publicUrl };
+}
+
+/** A URL as an error message may show it: its password hidden. */
+function redactPassword(raw: string): string {
+  return raw.replace(/^([^:/]+:\/\/[^:@/]*:)[^@/]*@/, "$1***@");
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
   return {
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
@@ -148,5 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     drainSeconds: parseDrainSeconds(env.DRAIN_SECONDS),
     production: env.NODE_ENV !== "development",
     otlp: parseOtlp(env),
+    publicUrl,
+    mail: parseMail(env, publicUrl),
   };
 }

@@ -19,6 +19,32 @@ export interface DB {
   activities: ActivitiesTable;
   monitoring_events: MonitoringEventsTable;
   instance_secrets: InstanceSecretsTable;
+  jobs: JobsTable;
+}
+
+/**
+ * The outbox (migrations/0012, app/jobs/): a job is written with the change that makes it, and run
+ * once it commits, by whichever instance claims it.
+ */
+export interface JobsTable {
+  id: Generated<number>;
+  /** What to do, e.g. `mail`; its handler is chosen by it. */
+  kind: string;
+  /** The handler's input, as JSON. */
+  payload: string;
+  /** Not before: when it was written, or when a failed attempt may be retried. */
+  run_at: string;
+  /** Attempts started (a claim counts one). */
+  attempts: Generated<number>;
+  /** The instance running it, until `locked_until`; after that any instance may claim it again. */
+  locked_by: string | null;
+  locked_until: string | null;
+  /** The last failed attempt's error. */
+  last_error: string | null;
+  done_at: string | null;
+  /** Set when it failed for good (a permanent error, or its last attempt). */
+  failed_at: string | null;
+  created_at: string;
 }
 
 /** A secret shared by every instance on one database, e.g. `session` (migrations/0006). */

@@ -7,6 +7,8 @@ import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { withErrorDigests } from "~/errors/route-errors.server";
 import { createLogger } from "~/logging/logger.server";
+import { type JobRunner, startJobRunner } from "~/jobs/job-runner.server";
+import { createMailer } from "~/mail/mailer.server";
 import { createTelemetry } from "~/monitoring/otlp-export.server";
 import { demoPassword, parseSeedArguments, seedWorkspace } from "~/seed/seed.server";
 import { createHostApp } from "./app.server";
@@ -106,6 +108,9 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
     // object, it does so once (issue 13: 12 % of a small page's time).
     const build = "vite" in assets ? loadBuild : await loadBuild();
 
+    const mailer = config.mail ? createMailer(config.mail) : undefined;
+    let jobRunner: JobRunner | undefined;
+
     const app = createHostApp({ config, logger, lifecycle, telemetry, database, sessionSecret: secretOnceReady, build, assets });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
@@ -115,6 +120,9 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
       logger,
       drainSeconds: config.drainSeconds,
       release: async () => {
+        // The jobs being run finish (a mail half sent would be sent again by another instance).
+        await jobRunner?.stop();
+        mailer?.close();
         // Errors reported while draining reach the monitoring service before the process exits.
         await telemetry.shutdown();
         await database.db.destroy();
@@ -123,6 +131,8 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
 
     const applied = await migrateToLatest(database);
     sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, database, logger });
+    // The outbox's jobs run once the schema is there; mail only when SMTP is configured.
+    jobRunner = startJobRunner({ database, logger, handlers: mailer ? { mail: (mail) => mailer.send(mail) } : {} });
     lifecycle.state = "ready";
     logger.info(
       {

@@ -15,7 +15,21 @@ describe("loadConfig", () => {
       drainSeconds: 0,
       production: true,
       otlp: undefined,
+      publicUrl: undefined,
+      mail: undefined,
     });
+  });
+
+  it("sends mail only with SMTP_URL, which needs PUBLIC_URL for its links, and names a sender", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://cairn.example.com/" })).toMatchObject({ publicUrl: "https://cairn.example.com", mail: undefined });
+    expect(loadConfig({ MAIL_FROM: "x@example.com" }).mail).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: "smtp://u:p@mail.example.com:587", PUBLIC_URL: "https://cairn.example.com/team" }).mail).toEqual({
+      smtpUrl: "smtp://u:p@mail.example.com:587",
+      from: "Cairn <cairn@cairn.example.com>",
+      publicUrl: "https://cairn.example.com/team",
+    });
+    expect(loadConfig({ SMTP_URL: "smtps://mail.example.com", PUBLIC_URL: "http://127.0.0.1:3000", MAIL_FROM: "Tracker <t@example.org>" }).mail?.from).toBe("Tracker <t@example.org>");
+    expect(() => loadConfig({ SMTP_URL: "smtp://mail.example.com" })).toThrow("PUBLIC_URL must be set when SMTP_URL is");
   });
 
   it("reads every variable", () => {
@@ -71,6 +85,9 @@ describe("loadConfig", () => {
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
     ["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "not a url", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT must be an http:// or https:// URL"],
+    ["PUBLIC_URL", "cairn.example.com", "PUBLIC_URL must be the http:// or https:// address people open Cairn at"],
+    ["PUBLIC_URL", "https://cairn.example.com/?a=1", "PUBLIC_URL must be the http:// or https:// address"],
+    ["SMTP_URL", "http://mail.example.com", "SMTP_URL must be an smtp:// or smtps:// URL"],
     ["OTEL_BLRP_SCHEDULE_DELAY", "soon", "OTEL_BLRP_SCHEDULE_DELAY must be a whole number of milliseconds from 0 to 600000"],
   ])("refuses %s=%s with one clear line", (variable, value, message) => {
     let error: unknown;
@@ -82,5 +99,18 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).not.toContain("\n");
+  });
+
+  it("refuses a bad MAIL_FROM, and never shows SMTP_URL's password", () => {
+    expect(() => loadConfig({ SMTP_URL: "smtp://m.example.com", PUBLIC_URL: "https://c.example.com", MAIL_FROM: "not an address" })).toThrow("MAIL_FROM must be an address");
+    expect(() => loadConfig({ SMTP_URL: "smtp://u:secret@m.example.com", PUBLIC_URL: "https://c.example.com", MAIL_FROM: "a@b.example\r\nBcc: x@y.example" })).toThrow(ConfigError);
+    let message = "";
+    try {
+      loadConfig({ SMTP_URL: "ftp://user:hunter2@mail.example.com" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("ftp://user:***@mail.example.com");
+    expect(message).not.toContain("hunter2");
   });
 });
