@@ -5,6 +5,8 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password/:token", "routes/reset-password.$token.tsx"),
   route("invitations/:token", "routes/invitations.$token.tsx"),
   route("settings", "routes/settings/layout.tsx", [
     index("routes/settings/index.tsx"),

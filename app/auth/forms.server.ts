@@ -52,3 +52,10 @@ export type PasswordChangeForm = z.input<typeof passwordChangeSchema>;
 
 export const incorrectCredentialsMessage = "Email or password is incorrect.";
 export const wrongCurrentPasswordMessage = "That is not your current password.";
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+export type ForgotPasswordForm = z.input<typeof forgotPasswordSchema>;
+
+/** The new password's rules need the account's email: the route checks them with `passwordProblem`. */
+export const resetPasswordSchema = z.object({ password: newPasswordField });
+export type ResetPasswordForm = z.input<typeof resetPasswordSchema>;

@@ -20,6 +20,18 @@ export interface DB {
   monitoring_events: MonitoringEventsTable;
   instance_secrets: InstanceSecretsTable;
   jobs: JobsTable;
+  password_resets: PasswordResetsTable;
+}
+
+/** A "Forgot password?" link (migrations/0013): one hour, one use. */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 /**

@@ -64,6 +64,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <TextField label="Password" meta={fields.password} type="password" autoComplete="current-password" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
+        <p className="text-sm">
+          <Link to="/forgot-password" className={publicLinkClass}>
+            Forgot password?
+          </Link>
+        </p>
       </Form>
     </PublicCard>
   );
