@@ -26,7 +26,7 @@ async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, c
 
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility, ${colorScheme} color scheme`, () => {
-    // Signs up (scrypt at N=2^17, docs/product.md, Limits), files issues and scans nine screens.
+    // Signs up (scrypt at N=2^17, docs/product.md, Limits), files issues and scans ten screens.
     test.describe.configure({ timeout: 150_000 });
 
     test(`axe finds no serious or critical violation on the main screens (${colorScheme})`, async ({ page, browser, baseURL, javaScriptEnabled }, testInfo) => {
@@ -55,9 +55,10 @@ for (const colorScheme of ["light", "dark"] as const) {
         expect(found, `axe on ${name} (${path}), ${colorScheme}, JavaScript ${javaScriptEnabled ? "on" : "off"}:\n${describeFindings(found)}`).toEqual([]);
       }
 
-      // Signed out: the two account forms.
+      // Signed out: the account forms.
       await check("Sign in", "/login", async (p) => expect(p.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible());
       await check("Create account", "/signup", async (p) => expect(p.getByRole("heading", { level: 1, name: "Create account" })).toBeVisible());
+      await check("Forgot password", "/forgot-password", async (p) => expect(p.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible());
 
       const { slug, name } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Alex Axe", "Acme");
       await createLabelInSettings(page, javaScriptEnabled, slug, "Bug", "Red");

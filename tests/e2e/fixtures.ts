@@ -5,12 +5,13 @@ import { type RunningServer, startServer } from "../support/server";
 type CairnInstance = { server: RunningServer; database: TestDatabase };
 
 /**
- * Starts a fresh Cairn (production build, its own SQLite database) and stops it afterwards. It
- * trusts the test as its proxy, so that each test can come from an address of its own.
+ * Starts a fresh Cairn (production build, its own SQLite database, `env` added to its environment)
+ * and stops it afterwards. It trusts the test as its proxy, so that each test can come from an
+ * address of its own.
  */
-async function runCairn(use: (instance: CairnInstance) => Promise<void>) {
+async function runCairn(use: (instance: CairnInstance) => Promise<void>, env: Record<string, string> = {}) {
   const database = await createTestDatabase("sqlite");
-  const server = await startServer({ ...database.env, TRUST_PROXY: "loopback" });
+  const server = await startServer({ ...database.env, TRUST_PROXY: "loopback", ...env });
   try {
     await use({ server, database });
   } finally {
