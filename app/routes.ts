@@ -37,6 +37,7 @@ export default [
   ]),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.ts"),
+    route("users", "routes/admin/users.tsx"),
     route("monitoring", "routes/admin/monitoring/index.tsx"),
     route("monitoring/:digest", "routes/admin/monitoring/$digest.tsx"),
   ]),

@@ -1,5 +1,7 @@
+import type { Transaction } from "kysely";
 import type { MailConfig } from "~/config/env.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { DB } from "~/db/schema";
 import { enqueueJob } from "~/jobs/jobs.server";
 import { type Limit, takeSlot } from "~/security/sliding-window.server";
 import { hashPassword } from "./password.server";
@@ -29,19 +31,8 @@ export async function requestPasswordReset(
   if (!slot.taken) return { retryAfter: slot.retryAfter };
   const user = await handle.db.selectFrom("users").select(["id", "email"]).where("email", "=", email).executeTakeFirst();
   if (!user) return { requested: true };
-  const token = newToken();
-  const link = `${request.mail.publicUrl}${resetLinkPath(token)}`;
   await handle.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("password_resets")
-      .values({
-        user_id: user.id,
-        token_hash: hashToken(token),
-        expires_at: new Date(request.now.getTime() + resetLinkLifetimeMs).toISOString(),
-        used_at: null,
-        created_at: request.now.toISOString(),
-      })
-      .execute();
+    const link = `${request.mail.publicUrl}${resetLinkPath(await newResetLink(trx, user.id, request.now))}`;
     await enqueueJob(trx, {
       kind: "mail",
       now: request.now,
@@ -60,6 +51,32 @@ export async function requestPasswordReset(
     });
   });
   return { requested: true };
+}
+
+/** Stores a new link for the account, and returns its token (the one time it is known). */
+async function newResetLink(db: Database | Transaction<DB>, userId: number, now: Date): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto("password_resets")
+    .values({
+      user_id: userId,
+      token_hash: hashToken(token),
+      expires_at: new Date(now.getTime() + resetLinkLifetimeMs).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * A reset link the instance admin hands over themselves (no mail sent: the instance may have no
+ * SMTP): the path, shown once; undefined when there is no such user.
+ */
+export async function makeResetLinkForUser(db: Database, userId: number, now: Date): Promise<{ path: string; email: string } | undefined> {
+  const user = await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+  if (!user) return undefined;
+  return { path: resetLinkPath(await newResetLink(db, userId, now)), email: user.email };
 }
 
 /** The account a reset link is for, while it works (not used, not expired); otherwise undefined. */

@@ -174,7 +174,7 @@ describe.each(testDialects)("password reset over HTTP on %s", (dialect) => {
     expect(smtp.received).toHaveLength(1);
   });
 
-  it("says so, and sends nothing, when no mail server is configured", async () => {
+  it("says so, and sends nothing, when no mail server is configured; the instance admin makes reset links then", async () => {
     const noMail = await startServer({ ...database.env, TRUST_PROXY: "loopback" });
     try {
       const client = new BrowserlessClient(noMail.url);
@@ -184,6 +184,34 @@ describe.each(testDialects)("password reset over HTTP on %s", (dialect) => {
       const refused = await client.post("/forgot-password", { email: "ada@example.com" }, fromNewAddress());
       expect(refused.status).toBe(409);
       expect(await text(refused)).toContain("This Cairn does not send mail.");
+
+      // The instance admin (Ada, the first account; her password is the one the first test chose) makes the link instead.
+      const linus = await handle.db.selectFrom("users").select("id").where("email", "=", "linus@example.com").executeTakeFirstOrThrow();
+      const grace = new BrowserlessClient(noMail.url);
+      expect((await grace.post("/login", { email: "grace@example.com", password: oldPassword }, fromNewAddress())).status).toBe(302);
+      expect((await grace.get("/admin/users")).status).toBe(404);
+      expect((await grace.post("/admin/users", { intent: "reset-link", userId: String(linus.id) })).status).toBe(404);
+
+      const admin = new BrowserlessClient(noMail.url);
+      expect((await admin.post("/login", { email: "ada@example.com", password: newPassword }, fromNewAddress())).status).toBe(302);
+      const list = await admin.get("/admin/users").then(text);
+      expect(list).toContain("This instance sends no mail");
+      expect(list).toContain("linus@example.com");
+      expect((await admin.post("/admin/users", { intent: "reset-link", userId: "987654" })).status).toBe(404);
+      expect((await admin.post("/admin/users", { intent: "reset-link", userId: "x" })).status).toBe(400);
+      const made = await admin.post("/admin/users", { intent: "reset-link", userId: String(linus.id) });
+      expect(made.status).toBe(200);
+      const shown = await text(made);
+      expect(shown).toContain("A link for linus@example.com to choose a new password.");
+      const url = new RegExp(`value="(${noMail.url}/reset-password/[\\w-]+)"`).exec(shown)?.[1];
+      expect(url).toBeDefined();
+      // Shown once: the page does not show it again.
+      expect(await admin.get("/admin/users").then(text)).not.toContain(url!);
+      const linusClient = new BrowserlessClient(noMail.url);
+      expect((await linusClient.get(url!)).status).toBe(200);
+      expect((await linusClient.post(url!, { password: newPassword })).status).toBe(302);
+      expect((await linusClient.post("/login", { email: "linus@example.com", password: newPassword }, fromNewAddress())).status).toBe(302);
+      expect(smtp.received).toEqual([]);
     } finally {
       await noMail.stop();
     }

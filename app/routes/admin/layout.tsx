@@ -16,7 +16,10 @@ export const handle = appShellHandle;
 export default function Admin() {
   return (
     <AppShell sidebar={<AccountSidebar />}>
-      <ContentHeader title="Administration" tabs={<ViewTabs label="Administration" tabs={[{ to: "/admin/monitoring", label: "Monitoring" }]} />} />
+      <ContentHeader title="Administration" tabs={<ViewTabs label="Administration" tabs={[
+            { to: "/admin/monitoring", label: "Monitoring" },
+            { to: "/admin/users", label: "Users" },
+          ]} />} />
       <PageBody>
         <Outlet />
       </PageBody>
