@@ -2,25 +2,30 @@ import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { type Limit, releaseHits, takeSlot } from "~/security/sliding-window.server";
+import { freeHandle, handleFromEmail, handleTakenMessage } from "./handles.server";
 import { hashPassword, verifyPassword } from "./password.server";
 
 export type FieldProblem = { field: string; message: string };
 
 export const emailTakenMessage = "An account with this email already exists.";
 
-/** Creates an account; the first one on an instance administers it. */
+/**
+ * Creates an account; the first one on an instance administers it. Its handle is the one chosen,
+ * or else one made from the email (`handleFromEmail`, told apart from others by "-2", "-3"…).
+ */
 export async function createAccount(
   db: Database,
-  account: { name: string; email: string; password: string; now: Date },
+  account: { name: string; email: string; handle?: string; password: string; now: Date },
 ): Promise<{ userId: number } | FieldProblem> {
   const passwordHash = await hashPassword(account.password);
   const now = account.now.toISOString();
-  const insert = (isInstanceAdmin: ReturnType<typeof sql<number>> | 0) =>
+  const insert = (handle: string, isInstanceAdmin: ReturnType<typeof sql<number>> | 0) =>
     db
       .insertInto("users")
       .values({
         email: account.email,
         name: account.name,
+        handle,
         password_hash: passwordHash,
         is_instance_admin: isInstanceAdmin,
         created_at: now,
@@ -28,17 +33,25 @@ export async function createAccount(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-  try {
+  for (let attempt = 1; ; attempt++) {
+    const handle = account.handle ?? (await freeHandle(db, handleFromEmail(account.email)));
     try {
-      return { userId: (await insert(sql<number>`(case when exists (select 1 from users) then 0 else 1 end)`)).id };
+      try {
+        return { userId: (await insert(handle, sql<number>`(case when exists (select 1 from users) then 0 else 1 end)`)).id };
+      } catch (error) {
+        // Another first account was created at the same moment and became the admin.
+        if (isUniqueViolation(error, "instance_admin")) return { userId: (await insert(handle, 0)).id };
+        throw error;
+      }
     } catch (error) {
-      // Another first account was created at the same moment and became the admin.
-      if (isUniqueViolation(error, "instance_admin")) return { userId: (await insert(0)).id };
+      if (isUniqueViolation(error, "handle")) {
+        if (account.handle !== undefined) return { field: "handle", message: handleTakenMessage };
+        // Someone took the free handle a moment ago: the next one.
+        if (attempt < 5) continue;
+      }
+      if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
       throw error;
     }
-  } catch (error) {
-    if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
-    throw error;
   }
 }
 
@@ -55,7 +68,7 @@ export const signUpLimit: Limit = { uses: 20, windowMs: 10 * 60 * 1000 };
  */
 export async function signUp(
   handle: DatabaseHandle,
-  account: { name: string; email: string; password: string; ip: string | null; now: Date },
+  account: { name: string; email: string; handle?: string; password: string; ip: string | null; now: Date },
 ): Promise<{ userId: number } | FieldProblem | { retryAfter: number }> {
   const slot = await takeSlot(handle, [`sign-up:${account.ip ?? "unknown"}`], signUpLimit, account.now);
   if (!slot.taken) return { retryAfter: slot.retryAfter };
@@ -82,7 +95,7 @@ export async function checkPassword(db: Database, userId: number, password: stri
 export async function updateProfile(
   db: Database,
   userId: number,
-  profile: { name: string; email: string; timeZone?: string; now: Date },
+  profile: { name: string; email: string; handle?: string; timeZone?: string; now: Date },
 ): Promise<{ ok: true } | FieldProblem> {
   try {
     await db
@@ -90,6 +103,7 @@ export async function updateProfile(
       .set({
         name: profile.name,
         email: profile.email,
+        ...(profile.handle === undefined ? {} : { handle: profile.handle }),
         ...(profile.timeZone === undefined ? {} : { time_zone: profile.timeZone }),
         updated_at: profile.now.toISOString(),
       })
@@ -97,6 +111,7 @@ export async function updateProfile(
       .execute();
     return { ok: true };
   } catch (error) {
+    if (isUniqueViolation(error, "handle")) return { field: "handle", message: handleTakenMessage };
     if (isUniqueViolation(error)) return { field: "email", message: emailTakenMessage };
     throw error;
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailField, newPasswordField, userNameField } from "~/forms/fields.server";
+import { handleField } from "./handles.server";
 import { passwordProblem } from "./password.server";
 import { timeZoneField } from "./time-zones.server";
 
@@ -7,6 +8,8 @@ export const signupSchema = z
   .object({
     name: userNameField,
     email: emailField,
+    /** Optional: without it the account gets one from its email. */
+    handle: handleField.optional(),
     password: newPasswordField,
     redirectTo: z.string().optional(),
     invitation: z.string().optional(),
@@ -27,11 +30,12 @@ export const loginSchema = z.object({
 });
 export type LoginForm = z.input<typeof loginSchema>;
 
-/** Without a time zone (a form from before there was one) the saved one stays. */
+/** Without a time zone or a handle (a form from before there was one) the saved one stays. */
 export const profileSchema = z.object({
   intent: z.literal("profile").optional(),
   name: userNameField,
   email: emailField,
+  handle: handleField.optional(),
   currentPassword: z.string().optional(),
   timeZone: timeZoneField.optional(),
 });

@@ -12,6 +12,7 @@ export type SessionUser = {
   id: number;
   email: string;
   name: string;
+  handle: string;
   isInstanceAdmin: boolean;
   lastWorkspaceId: number | null;
   /** The IANA zone times are shown in; null until the person or their browser sets one. */
@@ -50,6 +51,7 @@ export async function findSessionUser(db: Database, token: string, now: Date): P
       "users.id",
       "users.email",
       "users.name",
+      "users.handle",
       "users.is_instance_admin",
       "users.last_workspace_id",
       "users.time_zone",
@@ -70,6 +72,7 @@ export async function findSessionUser(db: Database, token: string, now: Date): P
     id: row.id,
     email: row.email,
     name: row.name,
+    handle: row.handle,
     isInstanceAdmin: row.is_instance_admin === 1,
     lastWorkspaceId: row.last_workspace_id,
     timeZone: row.time_zone,

@@ -81,6 +81,8 @@ export interface UsersTable {
   id: Generated<number>;
   email: string;
   name: string;
+  /** Unique, 3–39 of a–z, 0–9 and single hyphens: `@ada` in mentions (migrations/0014). */
+  handle: string;
   password_hash: string;
   is_instance_admin: number;
   last_workspace_id: number | null;

@@ -41,9 +41,9 @@ export async function action(args: Route.ActionArgs) {
   const submission = await parseForm(request, signupSchema);
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
 
-  const { name, email, password, invitation, redirectTo } = submission.value;
+  const { name, email, handle, password, invitation, redirectTo } = submission.value;
   const now = new Date();
-  const created = await signUp(services, { name, email, password, ip: services.clientIp, now });
+  const created = await signUp(services, { name, email, handle, password, ip: services.clientIp, now });
   if ("retryAfter" in created) {
     return data(submission.reply({ formErrors: [tooManyAttemptsMessage(created.retryAfter)], hideFields: ["password"] }), {
       status: 429,

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
+import { freeHandle, handleFromEmail } from "~/auth/handles.server";
 import { hashPassword } from "~/auth/password.server";
 import type { DatabaseHandle, Dialect } from "~/db/database.server";
 import type { ActivityKind, Status } from "~/db/schema";
@@ -239,12 +240,16 @@ export async function seedWorkspace(
       .values({ slug, name: `${slug.charAt(0).toUpperCase()}${slug.slice(1)} workspace`, created_at: since, updated_at: since })
       .returning("id")
       .executeTakeFirstOrThrow();
+    // Handles as sign-up makes them: from the email, told apart from any the instance has.
+    const handles: string[] = [];
+    for (const email of emails) handles.push(await freeHandle(trx, handleFromEmail(email)));
     const users = await trx
       .insertInto("users")
       .values(
         demoPeople.map((person, index) => ({
           email: emails[index]!,
           name: person.name,
+          handle: handles[index]!,
           password_hash: passwordHash,
           is_instance_admin: firstAccount && index === 0 ? 1 : 0,
           last_workspace_id: workspaceId,

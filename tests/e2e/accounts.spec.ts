@@ -337,9 +337,18 @@ test.describe("accounts", () => {
     await expect(formAlert).toHaveText("Please correct the field marked below.");
     await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
 
+    // The handle others mention: one from the email, offered at sign-up; a bad one is refused.
+    const handle = page.getByLabel("Handle", { exact: true });
+    await expect(handle).toHaveValue(email.split("@")[0]!.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 35).replace(/-+$/, ""));
     await name.fill("Samantha Settings");
+    await handle.fill("sam--settings");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect(handle).toHaveAccessibleDescription(/single hyphens/);
+    const newHandle = `sam-${testInfo.workerIndex}-${Date.now().toString(36)}`;
+    await handle.fill(newHandle);
     await page.getByRole("button", { name: "Save profile" }).click();
     await expect(page.getByRole("status")).toHaveText("Profile saved.");
+    await expect(handle).toHaveValue(newHandle);
     await expect(signedInAs(page, "Samantha Settings")).toBeVisible();
     await expect(name).toHaveValue("Samantha Settings");
     // The refused attempt's errors are gone after the successful save.

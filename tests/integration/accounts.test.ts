@@ -9,6 +9,7 @@ import {
   setPassword,
   updateProfile,
 } from "~/auth/accounts.server";
+import { handleTakenMessage } from "~/auth/handles.server";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -113,6 +114,32 @@ describe.each(testDialects)("accounts on %s", (dialect) => {
     expect(await authenticate(db, "nobody@example.com", password)).toBeNull();
     expect(await checkPassword(db, created.userId, password)).toBe(true);
     expect(await checkPassword(db, created.userId, "wrong password!")).toBe(false);
+  });
+
+  it("gives each account a handle: the one chosen, or one from its email told apart from the others", async () => {
+    const handles = [];
+    for (const [email, chosen] of [["ada@example.com"], ["ada@other.example"], ["Ada@third.example"], ["grace@example.com", "amazing-grace"]] as const) {
+      const created = await createAccount(db, { name: "Someone", email, handle: chosen, password, now: start });
+      if (!("userId" in created)) throw new Error(created.message);
+      handles.push((await userRow(created.userId)).handle);
+    }
+    expect(handles).toEqual(["ada", "ada-2", "ada-3", "amazing-grace"]);
+    expect(await createAccount(db, { name: "Copycat", email: "copy@example.com", handle: "amazing-grace", password, now: start })).toEqual({
+      field: "handle",
+      message: handleTakenMessage,
+    });
+    expect(await db.selectFrom("users").select("email").where("email", "=", "copy@example.com").execute()).toEqual([]);
+  });
+
+  it("changes a handle in the profile, and refuses one another account has", async () => {
+    const ada = await insertUser(db, { name: "Ada", passwordHash: precomputedHash, at: start });
+    await insertUser(db, { name: "Grace", passwordHash: precomputedHash, at: start });
+    expect(await updateProfile(db, ada, { name: "Ada", email: "ada@example.com", handle: "grace", now: later })).toEqual({ field: "handle", message: handleTakenMessage });
+    expect(await updateProfile(db, ada, { name: "Ada", email: "ada@example.com", handle: "countess", now: later })).toEqual({ ok: true });
+    expect(await userRow(ada)).toMatchObject({ handle: "countess" });
+    // A form without the field leaves the handle as it is.
+    expect(await updateProfile(db, ada, { name: "Ada L", email: "ada@example.com", now: later })).toEqual({ ok: true });
+    expect(await userRow(ada)).toMatchObject({ handle: "countess", name: "Ada L" });
   });
 
   it("updates the profile, and refuses an email another account has", async () => {

@@ -276,6 +276,7 @@ describe.each(testDialects)("invitations on %s", (dialect) => {
       const batch = Array.from({ length: Math.min(250, fillers - offset) }, (_, i) => ({
         email: `filler${offset + i}@example.com`,
         name: `Filler ${offset + i}`,
+        handle: `filler-${offset + i}`,
         password_hash: "x",
         is_instance_admin: 0,
         created_at: now,

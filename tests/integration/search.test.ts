@@ -459,7 +459,8 @@ describe.each(testDialects)("the search migration on %s", (dialect) => {
       const now = t0.toISOString();
       const user = await db
         .insertInto("users")
-        .values({ email: "old@example.com", name: "Old", password_hash: "x", is_instance_admin: 1, created_at: now, updated_at: now })
+        // The users table as it was then, without a handle.
+        .values({ email: "old@example.com", name: "Old", password_hash: "x", is_instance_admin: 1, created_at: now, updated_at: now } as never)
         .returning("id")
         .executeTakeFirstOrThrow();
       const workspace = await db.insertInto("workspaces").values({ slug: "old", name: "Old", created_at: now, updated_at: now }).returning("id").executeTakeFirstOrThrow();

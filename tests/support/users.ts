@@ -1,3 +1,4 @@
+import { freeHandle, handleFromEmail } from "~/auth/handles.server";
 import type { Database } from "~/db/database.server";
 
 /**
@@ -10,11 +11,13 @@ export async function insertUser(
   user: { name: string; email?: string; passwordHash?: string; at: Date },
 ): Promise<number> {
   const now = user.at.toISOString();
+  const email = user.email ?? `${user.name.split(" ")[0]!.toLowerCase()}@example.com`;
   const row = await db
     .insertInto("users")
     .values({
-      email: user.email ?? `${user.name.split(" ")[0]!.toLowerCase()}@example.com`,
+      email,
       name: user.name,
+      handle: await freeHandle(db, handleFromEmail(email)),
       password_hash: user.passwordHash ?? "x",
       is_instance_admin: 0,
       created_at: now,

@@ -15,7 +15,7 @@ import type { Route } from "./+types/index";
 
 export function loader(args: Route.LoaderArgs) {
   const user = requireUser(args);
-  return { profile: { name: user.name, email: user.email, timeZone: user.timeZone ?? "" }, timeZones: timeZoneNames };
+  return { profile: { name: user.name, email: user.email, handle: user.handle, timeZone: user.timeZone ?? "" }, timeZones: timeZoneNames };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -29,13 +29,13 @@ export async function action(args: Route.ActionArgs) {
   if (submission.value.intent === "time-zone") {
     return { filled: await fillTimeZone(services.db, user.id, submission.value.timeZone) };
   }
-  const { name, email, currentPassword, timeZone } = submission.value;
+  const { name, email, handle, currentPassword, timeZone } = submission.value;
   // Changing the address that signs you in asks for the password.
   if (email !== user.email) {
     if (!currentPassword) return reject({ currentPassword: ["Enter your current password to change your email."] });
     if (!(await checkPassword(services.db, user.id, currentPassword))) return reject({ currentPassword: [wrongCurrentPasswordMessage] });
   }
-  const updated = await updateProfile(services.db, user.id, { name, email, timeZone, now: new Date() });
+  const updated = await updateProfile(services.db, user.id, { name, email, handle, timeZone, now: new Date() });
   if ("field" in updated) return reject({ [updated.field]: [updated.message] });
   return redirect("/settings", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, { text: "Profile saved." }) } });
 }
@@ -58,6 +58,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <FormSummary form={form} />
       <TextField label="Name" meta={fields.name} autoComplete="name" />
       <TextField label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <TextField label="Handle" meta={fields.handle} autoComplete="username" hint="Others mention you as @handle: 3–39 of a–z, 0–9 and single hyphens." />
       <SelectField label="Time zone" meta={fields.timeZone} options={timeZoneOptions} />
       <TextField
         label="Current password"
