@@ -23,5 +23,7 @@ export const membersSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change-role"), userId: idField, role: roleField }),
   z.object({ intent: z.literal("remove"), userId: idField }),
   z.object({ intent: z.literal("revoke"), invitationId: idField }),
+  z.object({ intent: z.literal("resend"), invitationId: idField }),
+  z.object({ intent: z.literal("new-link"), invitationId: idField }),
 ]);
 export type InviteForm = { email: string; role: string };

@@ -1,6 +1,10 @@
-import type { Database } from "~/db/database.server";
-import type { Role } from "~/db/schema";
+import type { Transaction } from "kysely";
 import { hashToken, newToken } from "~/auth/tokens.server";
+import type { MailConfig } from "~/config/env.server";
+import type { Database } from "~/db/database.server";
+import type { DB, Role } from "~/db/schema";
+import { enqueueJob } from "~/jobs/jobs.server";
+import { roleLabels } from "./roles";
 import { lockWorkspace, maxMembersPerWorkspace, memberCount, onlyOwnersMessage } from "./members.server";
 
 /** docs/product.md, Limits. */
@@ -16,10 +20,40 @@ function statusOf(invitation: { accepted_at: string | null; revoked_at: string |
 
 export type InvitationResult = { ok: true; token: string } | { ok: false; field?: "email" | "role"; status: 400 | 403; message: string };
 
-/** Invites someone by email; the link with the returned token is shown to the inviter to pass on. */
+/** How an invitation is mailed (when the instance sends mail): the sender and the workspace, by name. */
+export type InvitationMail = { config: MailConfig; inviterName: string; workspaceName: string };
+
+/** The path of an invitation's link. */
+export const invitationPath = (token: string) => `/invitations/${token}`;
+
+/** Puts the invitation's mail in the outbox, in the transaction that made its token. */
+async function mailInvitation(trx: Transaction<DB>, mail: InvitationMail, invitation: { email: string; role: Role; token: string; now: Date }) {
+  const link = `${mail.config.publicUrl}${invitationPath(invitation.token)}`;
+  await enqueueJob(trx, {
+    kind: "mail",
+    now: invitation.now,
+    payload: {
+      to: invitation.email,
+      subject: `${mail.inviterName} invited you to ${mail.workspaceName} on Cairn`,
+      text: [
+        `${mail.inviterName} invited you to join the workspace ${mail.workspaceName} on Cairn, as ${roleLabels[invitation.role].toLowerCase()}.`,
+        "",
+        `Accept the invitation here. The link works for ${invitationLifetimeMs / 86_400_000} days:`,
+        link,
+        "",
+        "If you did not expect it, ignore this mail.",
+      ].join("\n"),
+    },
+  });
+}
+
+/**
+ * Invites someone by email. With `mail` the invitation is mailed to them (through the outbox);
+ * either way the returned token makes the link, which the inviter may pass on themselves.
+ */
 export async function createInvitation(
   db: Database,
-  invitation: { workspaceId: number; email: string; role: Role; invitedBy: number; actorRole: Role; now: Date },
+  invitation: { workspaceId: number; email: string; role: Role; invitedBy: number; actorRole: Role; now: Date; mail?: InvitationMail },
 ): Promise<InvitationResult> {
   if (invitation.role === "owner" && invitation.actorRole !== "owner") {
     return { ok: false, field: "role", status: 403, message: onlyOwnersMessage };
@@ -59,8 +93,36 @@ export async function createInvitation(
         created_at: now,
       })
       .execute();
+    if (invitation.mail) await mailInvitation(trx, invitation.mail, { email: invitation.email, role: invitation.role, token, now: invitation.now });
   });
   return { ok: true, token };
+}
+
+/**
+ * A pending invitation of this workspace gets a new link, valid 7 days from now; its earlier link
+ * stops working. With `mail` it is mailed again ("Resend"); without, the caller shows the link.
+ */
+export async function renewInvitation(
+  db: Database,
+  renewal: { workspaceId: number; invitationId: number; now: Date; mail?: InvitationMail },
+): Promise<{ ok: true; token: string; email: string } | { ok: false; status: 404; message: string }> {
+  const token = newToken();
+  const now = renewal.now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const renewed = await trx
+      .updateTable("invitations")
+      .set({ token_hash: hashToken(token), expires_at: new Date(renewal.now.getTime() + invitationLifetimeMs).toISOString() })
+      .where("id", "=", renewal.invitationId)
+      .where("workspace_id", "=", renewal.workspaceId)
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning(["email", "role"])
+      .executeTakeFirst();
+    if (!renewed) return { ok: false, status: 404, message: "Invitation not found." } as const;
+    if (renewal.mail) await mailInvitation(trx, renewal.mail, { email: renewed.email, role: renewed.role, token, now: renewal.now });
+    return { ok: true, token, email: renewed.email } as const;
+  });
 }
 
 export function listPendingInvitations(db: Database, workspaceId: number, now: Date) {

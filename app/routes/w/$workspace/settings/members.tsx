@@ -16,7 +16,7 @@ import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/context/app-context.server";
 import { type InviteForm, membersSchema } from "~/workspaces/forms.server";
-import { createInvitation, listPendingInvitations, revokeInvitation } from "~/workspaces/invitations.server";
+import { createInvitation, invitationLifetimeMs, invitationPath, listPendingInvitations, renewInvitation, revokeInvitation } from "~/workspaces/invitations.server";
 import { changeRole, listMembers, removeMember } from "~/workspaces/members.server";
 import { can, type Role, roleLabels, roles } from "~/workspaces/roles";
 import type { Route } from "./+types/members";
@@ -26,7 +26,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { db } = args.context.get(appContext);
   const now = new Date();
   const [members, invitations] = await Promise.all([listMembers(db, workspace.id), listPendingInvitations(db, workspace.id, now)]);
-  return { workspaceName: workspace.name, members, invitations, myId: user.id, isOwner: can(workspace.role, "owners:manage") };
+  const sendsMail = args.context.get(appContext).config.mail !== undefined;
+  return { workspaceName: workspace.name, members, invitations, myId: user.id, isOwner: can(workspace.role, "owners:manage"), sendsMail };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Members", loaderData?.workspaceName);
@@ -42,6 +43,10 @@ export async function action(args: Route.ActionArgs) {
   const here = `/w/${workspace.slug}/settings/members`;
   const done = async (text: string, link?: string) =>
     redirect(here, { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, { text, link }) } });
+  const { mail: mailConfig } = services.config;
+  const mail = mailConfig && { config: mailConfig, inviterName: user.name, workspaceName: workspace.name };
+  const linkTo = (token: string) => new URL(invitationPath(token), args.url).toString();
+  const days = invitationLifetimeMs / 86_400_000;
 
   switch (form.intent) {
     case "invite": {
@@ -52,13 +57,22 @@ export async function action(args: Route.ActionArgs) {
         invitedBy: user.id,
         actorRole: workspace.role,
         now,
+        mail,
       });
       if (!invited.ok) {
         const errors = invited.field ? { fieldErrors: { [invited.field]: [invited.message] } } : { formErrors: [invited.message] };
         return data(submission.reply(errors), { status: invited.status });
       }
-      const link = new URL(`/invitations/${invited.token}`, args.url).toString();
-      return done(`Invitation created for ${form.email}. Send them this link; it works for 7 days.`, link);
+      if (mail) return done(`Invitation mailed to ${form.email}. Its link works for ${days} days.`);
+      return done(`Invitation created for ${form.email}. Send them this link; it works for ${days} days.`, linkTo(invited.token));
+    }
+    case "resend":
+    case "new-link": {
+      // Resend mails a new link; "Copy a new link" shows one (and is all there is without mail).
+      const renewed = await renewInvitation(services.db, { workspaceId: workspace.id, invitationId: form.invitationId, now, mail: form.intent === "resend" ? mail : undefined });
+      if (!renewed.ok) throw data(renewed.message, { status: renewed.status });
+      if (form.intent === "resend" && mail) return done(`Invitation mailed again to ${renewed.email}; the earlier link no longer works.`);
+      return done(`A new link for ${renewed.email}; the earlier one no longer works. Send them this one; it works for ${days} days.`, linkTo(renewed.token));
     }
     case "change-role": {
       const changed = await changeRole(services.db, { workspaceId: workspace.id, actorRole: workspace.role, userId: form.userId, role: form.role, now });
@@ -85,7 +99,7 @@ const refusalClass =
   "rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100";
 
 export default function Members({ loaderData, actionData }: Route.ComponentProps) {
-  const { members, invitations, myId, isOwner } = loaderData;
+  const { members, invitations, myId, isOwner, sendsMail } = loaderData;
   const refusal = actionData && "refusal" in actionData ? actionData.refusal : null;
   const inviteResult = actionData && !("refusal" in actionData) ? actionData : undefined;
   const [inviteForm, inviteFields] = useRouteForm<InviteForm>({ id: "invite", lastResult: inviteResult, defaultValue: { role: "member" } });
@@ -108,7 +122,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         </ul>
       </SettingsSection>
 
-      <SettingsSection id="invite-title" title="Invite member" description="They get a link to join, valid for 7 days.">
+      <SettingsSection id="invite-title" title="Invite member" description={sendsMail ? "They get a mail with a link to join, valid for 7 days." : "You get a link to send them, valid for 7 days."}>
         <Form method="post" {...getFormProps(inviteForm)} aria-labelledby="invite-title" className="space-y-3">
           <FormSummary form={inviteForm} />
           <div className="grid items-start gap-3 sm:grid-cols-[1fr_10rem]">
@@ -125,7 +139,7 @@ export default function Members({ loaderData, actionData }: Route.ComponentProps
         {invitations.length ? (
           <ul className={settingsListClass}>
             {invitations.map((invitation) => (
-              <InvitationRow key={invitation.id} invitation={invitation} />
+              <InvitationRow key={invitation.id} invitation={invitation} sendsMail={sendsMail} />
             ))}
           </ul>
         ) : (
@@ -206,7 +220,8 @@ function MemberRow({ member, isMe, manageable, roleOptions }: { member: Member; 
   );
 }
 
-function InvitationRow({ invitation }: { invitation: Invitation }) {
+/** A pending invitation: to whom, its role and age; Resend (when Cairn mails), a new link to copy, Revoke (asked first). */
+function InvitationRow({ invitation, sendsMail }: { invitation: Invitation; sendsMail: boolean }) {
   return (
     <li aria-label={invitation.email} className={settingsRowClass}>
       <div className="min-w-0 flex-1">
@@ -215,6 +230,17 @@ function InvitationRow({ invitation }: { invitation: Invitation }) {
           {roleLabels[invitation.role as Role]} · sent <RelativeTime at={invitation.created_at} /> · expires <TimeUntil at={invitation.expires_at} />
         </p>
       </div>
+      <Form method="post" className="flex gap-2">
+        <input type="hidden" name="invitationId" value={invitation.id} />
+        {sendsMail ? (
+          <button type="submit" name="intent" value="resend" className={rowActionClass}>
+            Resend<span className="sr-only"> the invitation to {invitation.email}</span>
+          </button>
+        ) : null}
+        <button type="submit" name="intent" value="new-link" className={rowActionClass}>
+          New link<span className="sr-only"> for {invitation.email}</span>
+        </button>
+      </Form>
       <ConfirmAction
         name={`revoke-${invitation.id}`}
         label={
