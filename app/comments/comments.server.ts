@@ -1,6 +1,7 @@
 import type { Database } from "~/db/database.server";
 import { multiLineText } from "~/forms/fields.server";
 import { issueNotFound, type ProjectScope } from "~/issues/issues.server";
+import { watchIssue } from "~/issues/watching.server";
 import { inTimelineOrder, type TimelineEntry } from "~/issues/timeline";
 
 export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
@@ -25,6 +26,8 @@ export async function addComment(
       .insertInto("comments")
       .values({ issue_id: comment.issueId, author_id: comment.authorId, body: comment.body, created_at: now, updated_at: now })
       .execute();
+    // Whoever comments watches the issue.
+    await watchIssue(trx, { project: comment.project, issueId: comment.issueId, userId: comment.authorId, now: comment.now });
     return { ok: true } as const;
   });
 }

@@ -21,6 +21,14 @@ export interface DB {
   instance_secrets: InstanceSecretsTable;
   jobs: JobsTable;
   password_resets: PasswordResetsTable;
+  watches: WatchesTable;
+}
+
+/** Someone watching an issue (migrations/0015): they hear of its comments, status and assignment. */
+export interface WatchesTable {
+  issue_id: number;
+  user_id: number;
+  created_at: string;
 }
 
 /** A "Forgot password?" link (migrations/0013): one hour, one use. */

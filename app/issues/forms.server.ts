@@ -80,6 +80,8 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("comment"), body: commentBodyField }),
   z.object({ intent: z.literal("edit-comment"), commentId: idField, body: commentBodyField }),
   z.object({ intent: z.literal("delete-comment"), commentId: idField }),
+  z.object({ intent: z.literal("watch") }),
+  z.object({ intent: z.literal("unwatch") }),
 ]);
 export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string[]; version: string; intent: string };
 

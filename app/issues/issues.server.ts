@@ -5,6 +5,7 @@ import { parsePositiveInteger } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { isClosed, type Priority, priorityLabels, priorityOf, rankOf, statusLabels } from "./issue-fields";
 import { inTimelineOrder, type TimelineEntry } from "./timeline";
+import { watchIssue } from "./watching.server";
 
 export type IssueFields = {
   title: string;
@@ -144,6 +145,10 @@ export async function createIssue(
       .insertInto("activities")
       .values({ issue_id: id, actor_id: issue.reporterId, kind: "created", issue_version: 1, from_value: null, to_value: null, created_at: now })
       .execute();
+    // The reporter and the assignee watch it.
+    for (const userId of new Set([issue.reporterId, fields.assigneeId])) {
+      if (userId !== null) await watchIssue(trx, { project: issue.project, issueId: id, userId, now: issue.now });
+    }
     return { number };
   });
 }
@@ -275,6 +280,8 @@ export async function updateIssue(
           .execute();
       }
     }
+    // A new assignee watches it.
+    if (set.assignee_id) await watchIssue(trx, { project: update.project, issueId: update.issueId, userId: set.assignee_id as number, now: update.now });
     await trx
       .insertInto("activities")
       .values(
@@ -336,7 +343,7 @@ export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
 
 type DetailRow = {
-  k: "i" | "l" | "c" | "a";
+  k: "i" | "l" | "c" | "a" | "w";
   id: number;
   n1: number | null;
   n2: number | null;
@@ -359,7 +366,7 @@ type DetailRow = {
  * changes, oldest first), in one query: one row per thing, the same columns in each branch.
  * Undefined when the project has no issue of that number.
  */
-export async function findIssueDetail(db: Database, projectId: number, number: number) {
+export async function findIssueDetail(db: Database, projectId: number, number: number, viewerId: number) {
   const issueId = sql`(select id from issues where project_id = ${projectId} and number = ${number})`;
   const int = sql`cast(null as integer)`;
   const text = sql`cast(null as text)`;
@@ -384,6 +391,10 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
     select 'a', a.id, a.actor_id, ${int}, ${int}, ${int}, ${int}, u.name, a.kind, a.from_value, a.to_value, ${text}, ${text}, a.created_at, ${time}, ${time}
       from activities a left join users u on u.id = a.actor_id
       where a.issue_id = ${issueId}
+    union all
+    select 'w', w.user_id, ${int}, ${int}, ${int}, ${int}, ${int}, ${text}, ${text}, ${text}, ${text}, ${text}, ${text}, w.created_at, ${time}, ${time}
+      from watches w
+      where w.issue_id = ${issueId} and w.user_id = ${viewerId}
     order by k, s1, id`.execute(db);
   const row = rows.find((r) => r.k === "i");
   if (!row) return undefined;
@@ -414,5 +425,5 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
       entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: r.s3, to: r.s4 });
     }
   }
-  return { issue, timeline: inTimelineOrder(entries) };
+  return { issue, timeline: inTimelineOrder(entries), watching: rows.some((r) => r.k === "w") };
 }

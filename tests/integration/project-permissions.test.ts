@@ -576,6 +576,16 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
       }
     });
 
+    // Watching is reading: anyone who can see the issue watches and unwatches it, archived or not.
+    it.each(rowsOf(byRole(302, 302, 302, 302)))("%s: watch and unwatch WEB-1 → %i", async (who, status) => {
+      const watchingNow = async () => /<button[^>]*value="unwatch"/.test((await as(who).get("/w/acme/p/WEB/issues/1")).body);
+      for (const intent of ["watch", "unwatch"]) {
+        const answer = await as(who).post("/w/acme/p/WEB/issues/1", { intent });
+        expectAnswer(answer, who, status, "/w/acme/p/WEB/issues/1", "/w/acme/p/WEB/issues/1");
+        if (status === 302 && who !== "signed-out") expect(await watchingNow()).toBe(intent === "watch");
+      }
+    });
+
     it("changed nothing that can be seen while archived", async () => {
       expect(await isArchived()).toBe(true);
       const html = await issuePage();

@@ -1,16 +1,17 @@
 import { getFormProps } from "@conform-to/react";
 import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
-import { type ShouldRevalidateFunction, data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
-import { pageTitle } from "~/components/app-shell";
+import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
 import { Avatar } from "~/components/avatar";
 import { ConfirmAction } from "~/components/confirm";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
 import { type EditIssueValues, IssueEditor } from "~/components/issue-editor";
 import { IssueProperties, type Property } from "~/components/issue-properties";
+import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRecordForm } from "~/forms/use-record-form";
@@ -27,8 +28,8 @@ import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
 
-async function loadIssue(args: Route.ActionArgs) {
-  const access = await requireProject(args, "issues:write");
+async function loadIssue(args: Route.ActionArgs, permission: "workspace:read" | "issues:write") {
+  const access = await requireProject(args, permission);
   const number = parseIssueNumber(args.params.number);
   const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
   if (!issue)
@@ -66,13 +67,13 @@ export async function loader(args: Route.LoaderArgs) {
   const { db } = args.context.get(appContext);
   const number = parseIssueNumber(args.params.number);
   const [found, members, labels, projects] = await Promise.all([
-    number ? findIssueDetail(db, project.id, number) : undefined,
+    number ? findIssueDetail(db, project.id, number, user.id) : undefined,
     listMembers(db, workspace.id),
     listLabels(db, workspace.id),
     listProjects(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
-  const { issue, timeline } = found;
+  const { issue, timeline, watching } = found;
   const markdown = markdownOptions(workspace.slug, projects);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   const items = groupTimeline(timeline).map((item): ActivityItem | CommentItem => {
@@ -117,6 +118,7 @@ export async function loader(args: Route.LoaderArgs) {
     members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
     labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
     meId: user.id,
+    watching,
     writable,
     canDeleteAny: writable && can(workspace.role, "comments:delete-any"),
   };
@@ -126,11 +128,13 @@ export async function loader(args: Route.LoaderArgs) {
 const transientParams = ["edit", "confirm"];
 
 export async function action(args: Route.ActionArgs) {
-  const { user, workspace, project, issue } = await loadIssue(args);
   const { db } = args.context.get(appContext);
   const submission = await parseForm(args.request, issueActionSchema, {
     keepEmptyValues: true,
   });
+  // Watching is for anyone who can see the issue (viewers, archived projects); the rest is writing.
+  const watchIntent = submission.status === "success" && (submission.value.intent === "watch" || submission.value.intent === "unwatch");
+  const { user, workspace, project, issue } = await loadIssue(args, watchIntent ? "workspace:read" : "issues:write");
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const form = submission.value;
   const now = new Date();
@@ -139,6 +143,11 @@ export async function action(args: Route.ActionArgs) {
   for (const name of transientParams) params.delete(name);
   const back = redirect(`${args.url.pathname}${params.size ? `?${params}` : ""}`);
 
+  if (form.intent === "watch" || form.intent === "unwatch") {
+    const watch = { project, issueId: issue.id, userId: user.id, now };
+    await (form.intent === "watch" ? watchIssue(db, watch) : unwatchIssue(db, watch));
+    return back;
+  }
   if (form.intent === "preview" || form.intent === "write") {
     if (form.intent === "write") return submission.reply();
     const markdown = markdownOptions(workspace.slug, await listProjects(db, workspace.id));
@@ -255,7 +264,7 @@ export default function IssueDetail(props: Route.ComponentProps) {
 }
 
 function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, key, timeline, members, labels, meId, writable, canDeleteAny } = loaderData;
+  const { issue, key, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
   const location = useLocation();
   const result = actionData as ActionData;
   const submitted = (result?.initialValue ?? undefined) as Submitted | undefined;
@@ -348,6 +357,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
             writable={writable}
             refusals={property ? { [property]: messages.join(" ") } : {}}
           />
+          <WatchToggle watching={watching} />
         </aside>
 
         <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-2">
@@ -560,6 +570,24 @@ function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteFor
         </SubmitButton>
       </div>
     </Form>
+  );
+}
+
+/**
+ * Watch / Unwatch (intent=watch|unwatch): a form of its own, so that it works without JavaScript;
+ * with it, the button shows the new state while the change is on its way.
+ */
+function WatchToggle({ watching }: { watching: boolean }) {
+  const fetcher = useFetcher({ key: "watch" });
+  const pending = fetcher.formData?.get("intent");
+  const on = pending === undefined || pending === null ? watching : pending === "watch";
+  return (
+    <fetcher.Form method="post" className="mt-4 space-y-1 text-xs">
+      <button type="submit" name="intent" value={on ? "unwatch" : "watch"} className={secondaryButtonClass}>
+        {on ? "Unwatch" : "Watch"}
+      </button>
+      <p className="muted">{on ? "You hear of its comments, status changes and assignment." : "You hear nothing of it unless you are mentioned or assigned."}</p>
+    </fetcher.Form>
   );
 }
 
