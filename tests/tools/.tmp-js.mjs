@@ -1,1 +1,0 @@
-import { startDemoServer, signIn } from "../bench/../e2e/support/demo-server.js";
