@@ -51,6 +51,7 @@ describe.each(testDialects)("sessions on %s", (dialect) => {
       id: userId,
       email: "ada@example.com",
       name: "Ada Lovelace",
+      handle: "ada",
       isInstanceAdmin: false,
       lastWorkspaceId: null,
       timeZone: null,
