@@ -384,7 +384,9 @@ test.describe("issues", () => {
     await expect(detail.article.getByRole("heading", { level: 2, name: "Old page" })).toBeVisible();
     await expect(fact(detail.article, "Status")).toHaveText("Backlog");
     await expect(detail.editLink).toHaveCount(0);
-    await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button")).toHaveCount(0);
+    // No property can be changed; watching is still theirs to choose.
+    await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button", { name: /^(?!(Watch|Unwatch)$)/ })).toHaveCount(0);
+    await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button", { name: /^(Watch|Unwatch)$/ })).toBeVisible();
     await expect(detail.commentField).toHaveCount(0);
     await expect(detail.addComment).toHaveCount(0);
 
@@ -595,7 +597,9 @@ test.describe("issues", () => {
       await expect(fact(detail.article, "Status")).toHaveText("Backlog");
       await expect(detail.activity).toContainText("Olga Owner created the issue");
       await expect(detail.editLink).toHaveCount(0);
-      await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button")).toHaveCount(0);
+      // No property can be changed; watching is still theirs to choose.
+      await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button", { name: /^(?!(Watch|Unwatch)$)/ })).toHaveCount(0);
+      await expect(detail.article.getByRole("complementary", { name: "Properties" }).getByRole("button", { name: "Watch", exact: true })).toBeVisible();
       await expect(detail.article.getByRole("link", { name: "Delete comment" })).toHaveCount(0);
       await expect(detail.commentField).toHaveCount(0);
       await expect(detail.addComment).toHaveCount(0);
