@@ -263,6 +263,8 @@ function formsOf(site: Site): FormTarget[] {
     { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
     { path: "/login", as: "anonymous", fields: { email: site.ownerEmail, password: site.ownerPassword, redirectTo: "/settings" } },
     { path: "/logout", as: "anonymous", fields: {} },
+    { path: "/forgot-password", as: "anonymous", fields: { email: "nobody@example.com" } },
+    { path: "/reset-password/not-a-token", as: "anonymous", fields: { password: "another long password" } },
     owner(`/invitations/${site.invitationToken}`, {}),
     owner("/settings?index", { name: "Ada", email: site.ownerEmail, currentPassword: "" }),
     // A wrong current password: nothing here may change the owner's password.
@@ -276,6 +278,8 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${w}/settings/members`, { intent: "change-role", userId: String(site.memberId), role: "admin" }),
     owner(`${w}/settings/members`, { intent: "remove", userId: "2147483647" }),
     owner(`${w}/settings/members`, { intent: "revoke", invitationId: "2147483647" }),
+    owner(`${w}/settings/members`, { intent: "resend", invitationId: "2147483647" }),
+    owner(`${w}/settings/members`, { intent: "new-link", invitationId: "2147483647" }),
     owner(`${w}/settings/labels`, { intent: "create", name: "Bug", color: "red" }),
     owner(`${w}/settings/labels`, { intent: "update", labelId: String(site.labelId), name: "Defect", color: "blue" }),
     owner(`${w}/settings/labels`, { intent: "delete", labelId: "2147483647" }),
@@ -298,6 +302,8 @@ function formsOf(site: Site): FormTarget[] {
     owner(issue, { intent: "comment", body: "Seen it too" }),
     owner(issue, { intent: "edit-comment", commentId: String(site.commentId), body: "Edited" }),
     owner(issue, { intent: "delete-comment", commentId: "2147483647" }),
+    owner(issue, { intent: "watch" }),
+    owner(issue, { intent: "unwatch" }),
     owner(issue, { intent: "preview", version: "1", title: "Crash", description: "**Steps**" }),
     owner(issue, { intent: "write", version: "1", title: "Crash", description: "Steps" }),
     owner(`${p}/issues`, { intent: "status", issueId: String(site.issueId), version: "1", status: "in_progress", returnTo: `${p}/issues?q=a` }),
@@ -307,7 +313,9 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "done", position: "0", returnTo: `${p}/board?show.done=100` }),
     owner("/settings?index", { intent: "profile", name: "Ada", email: site.ownerEmail, timeZone: "Europe/Paris" }),
     owner("/settings?index", { intent: "time-zone", timeZone: "Asia/Tokyo" }),
+    owner("/settings?index", { intent: "profile", name: "Ada", email: site.ownerEmail, handle: "ada-l" }),
     owner("/admin/monitoring", { intent: "nothing" }),
+    owner("/admin/users", { intent: "reset-link", userId: "2147483647" }),
   ];
 }
 
@@ -326,6 +334,7 @@ function listsOf(site: Site): ListTarget[] {
     { path: `${w}/settings/labels`, as: "owner", params: ["confirm"] },
     { path: `${p}/settings`, as: "owner", params: ["confirm"] },
     { path: "/settings/sessions", as: "owner", params: ["confirm"] },
+    { path: "/admin/users", as: "owner", params: ["page"], numeric: ["page"] },
     { path: `${p}/issues.csv`, as: "owner", params: filters, numeric: filterNumbers },
     { path: `${w}/search`, as: "owner", params: ["q", "page"], numeric: ["page"] },
     { path: w, as: "owner", params: ["q"] },
