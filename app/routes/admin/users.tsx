@@ -1,10 +1,11 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { z } from "zod";
 import { requireInstanceAdmin } from "~/auth/authorization.server";
 import { makeResetLinkForUser, resetLinkLifetimeMs } from "~/auth/password-resets.server";
 import { listUsers } from "~/auth/users.server";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Pager } from "~/components/pager";
 import { rowActionClass, SettingsSection, settingsListClass, settingsRowClass } from "~/components/settings-sections";
 import { RelativeTime } from "~/components/time";
 import { appContext } from "~/context/app-context.server";
@@ -90,23 +91,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             </li>
           ))}
         </ul>
-        {pageCount > 1 ? (
-          <nav aria-label="Pages" className="pager">
-            {page > 1 ? (
-              <Link to={`?page=${page - 1}`} rel="prev">
-                Previous page
-              </Link>
-            ) : null}
-            <span>
-              Page {page} of {pageCount}
-            </span>
-            {page < pageCount ? (
-              <Link to={`?page=${page + 1}`} rel="next">
-                Next page
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager page={page} pageCount={pageCount} href={(n) => `?page=${n}`} />
       </SettingsSection>
     </div>
   );

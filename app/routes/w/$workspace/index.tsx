@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { ContentHeader, pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Pager } from "~/components/pager";
 import { StatusIcon } from "~/components/icons/status-icon";
 import { IssueRow, IssueRows } from "~/components/issue-row";
 import type { IssueRowData } from "~/issues/issue-refs";
@@ -111,23 +112,7 @@ export default function MyIssues({ loaderData, params }: Route.ComponentProps) {
         ) : (
           <IssueRows label={views.reported}>{issues.map(row)}</IssueRows>
         )}
-        {pageCount > 1 ? (
-          <nav aria-label="Pages" className="pager">
-            {page > 1 ? (
-              <Link to={viewHref(view, page - 1)} rel="prev">
-                Previous page
-              </Link>
-            ) : null}
-            <span>
-              Page {page} of {pageCount}
-            </span>
-            {page < pageCount ? (
-              <Link to={viewHref(view, page + 1)} rel="next">
-                Next page
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager page={page} pageCount={pageCount} href={(n) => viewHref(view, n)} />
       </section>
     </>
   );

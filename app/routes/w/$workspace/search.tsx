@@ -1,8 +1,9 @@
 import { useMemo } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { ContentHeader, PageBody, pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Pager } from "~/components/pager";
 import { IssueRow, IssueRows } from "~/components/issue-row";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import { appContext } from "~/context/app-context.server";
@@ -121,23 +122,7 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
               </p>
             </PageBody>
           )}
-          {found.pageCount > 1 ? (
-            <nav aria-label="Pages" className="pager">
-              {found.page > 1 ? (
-                <Link to={pageHref(q, found.page - 1)} rel="prev">
-                  Previous page
-                </Link>
-              ) : null}
-              <span>
-                Page {found.page} of {found.pageCount}
-              </span>
-              {found.page < found.pageCount ? (
-                <Link to={pageHref(q, found.page + 1)} rel="next">
-                  Next page
-                </Link>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager page={found.page} pageCount={found.pageCount} href={(n) => pageHref(q, n)} />
         </section>
       ) : (
         <PageBody>

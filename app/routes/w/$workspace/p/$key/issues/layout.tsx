@@ -4,6 +4,7 @@ import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { Pager } from "~/components/pager";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { IssueRow, IssueRows, type RowEditing, rowFetcherIssue, rowFetcherKey } from "~/components/issue-row";
 import { parseForm } from "~/forms/parse-form.server";
@@ -181,23 +182,7 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           </div>
         )}
 
-        {page.pageCount > 1 ? (
-          <nav aria-label="Pages" className="pager">
-            {page.page > 1 ? (
-              <Link to={listHref(filters, { page: page.page - 1 })} rel="prev">
-                Previous page
-              </Link>
-            ) : null}
-            <span>
-              Page {page.page} of {page.pageCount}
-            </span>
-            {page.page < page.pageCount ? (
-              <Link to={listHref(filters, { page: page.page + 1 })} rel="next">
-                Next page
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager page={page.page} pageCount={page.pageCount} href={(n) => listHref(filters, { page: n })} />
       </section>
       {detailOpen ? (
         <div className="min-w-0 xl:overflow-y-auto">
