@@ -71,9 +71,9 @@ export async function claimDueJobs(
     .where("kind", "in", claim.kinds)
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
     .orderBy("run_at")
-    .orderBy("id")
-    .limit(claim.limit)
-    .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked());
+    .orderBy("id");
+  // Most polls find nothing due: a read says so without taking SQLite's write lock or writing on PostgreSQL.
+  if (!(await due.limit(1).executeTakeFirst())) return [];
   const rows = await db
     .updateTable("jobs")
     .set((eb) => ({
@@ -81,7 +81,7 @@ export async function claimDueJobs(
       locked_until: new Date(claim.now.getTime() + claim.leaseMs).toISOString(),
       attempts: eb("attempts", "+", 1),
     }))
-    .where("id", "in", due)
+    .where("id", "in", due.limit(claim.limit).$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()))
     .returning(["id", "kind", "payload", "attempts"])
     .execute();
   return rows.sort((a, b) => a.id - b.id).map((row) => ({ ...row, payload: JSON.parse(row.payload) as unknown }));
