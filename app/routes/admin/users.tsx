@@ -73,7 +73,8 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         <ul className={settingsListClass}>
           {users.map((user) => (
             <li key={user.id} aria-label={user.name} className={settingsRowClass}>
-              <div className="min-w-0 flex-1">
+              {/* At least 15rem for whom: on a phone the action goes to a line of its own. */}
+              <div className="min-w-0 flex-1 basis-60">
                 <p className="truncate font-medium">
                   {user.name} {user.is_instance_admin ? <span className="font-normal text-zinc-600 dark:text-zinc-400">(instance admin)</span> : null}
                 </p>

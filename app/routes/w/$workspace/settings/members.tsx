@@ -224,7 +224,8 @@ function MemberRow({ member, isMe, manageable, roleOptions }: { member: Member; 
 function InvitationRow({ invitation, sendsMail }: { invitation: Invitation; sendsMail: boolean }) {
   return (
     <li aria-label={invitation.email} className={settingsRowClass}>
-      <div className="min-w-0 flex-1">
+      {/* At least 12rem for whom and when: on a phone the three actions go to a line of their own. */}
+      <div className="min-w-0 flex-1 basis-48">
         <p className="truncate">{invitation.email}</p>
         <p className="text-[13px] text-zinc-600 dark:text-zinc-400">
           {roleLabels[invitation.role as Role]} · sent <RelativeTime at={invitation.created_at} /> · expires <TimeUntil at={invitation.expires_at} />
