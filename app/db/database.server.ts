@@ -159,11 +159,27 @@ export function openDatabase(options: {
   const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
   // First, so that the others wait for a process that is setting up the same file.
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("journal_mode = WAL");
+  useWriteAheadLog(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   return {
     db: new Kysely<DB>({ dialect: new CairnSqliteDialect({ database: withPreparedStatements(sqlite) }), log: tallyQuery }),
     dialect: "sqlite",
   };
+}
+
+/**
+ * Puts the file in WAL mode (it stays so). Already in it, nothing is changed, so no lock is waited
+ * for; a new file's switch waits for another process that is creating or migrating the same file,
+ * up to a minute (several instances starting together on a busy machine), not only busy_timeout's 5 s.
+ */
+function useWriteAheadLog(sqlite: SQLite.Database) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (sqlite.pragma("journal_mode", { simple: true }) !== "wal") sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY") || attempt >= 12) throw error;
+    }
+  }
 }
