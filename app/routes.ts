@@ -10,12 +10,14 @@ export default [
   route("invitations/:token", "routes/invitations.$token.tsx"),
   route("settings", "routes/settings/layout.tsx", [
     index("routes/settings/index.tsx"),
+    route("notifications", "routes/settings/notifications.tsx"),
     route("password", "routes/settings/password.tsx"),
     route("sessions", "routes/settings/sessions.tsx"),
   ]),
   route("w/new", "routes/w/new.tsx"),
   route("w/:workspace", "routes/w/$workspace/layout.tsx", [
     index("routes/w/$workspace/index.tsx"),
+    route("inbox", "routes/w/$workspace/inbox.tsx"),
     route("search", "routes/w/$workspace/search.tsx"),
     route("projects/new", "routes/w/$workspace/projects/new.tsx"),
     route("p/:key", "routes/w/$workspace/p/$key/layout.tsx", [

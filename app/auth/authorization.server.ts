@@ -1,5 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { appContext } from "~/context/app-context.server";
+import { parsePositiveInteger } from "~/forms/fields.server";
 import { findProject, type Project } from "~/projects/projects.server";
 import { can, type Permission } from "~/workspaces/roles";
 import {
@@ -41,14 +42,16 @@ const readOnly = (request: Request) => request.method === "GET" || request.metho
  * request: the workspace layout, the project layout and the page all ask for it. Undefined when it
  * does not exist or the user is no member.
  */
-function workspaceContext(args: Args & { params: { workspace?: string; key?: string } }, user: SessionUser) {
+function workspaceContext(args: Args & { params: { workspace?: string; key?: string; number?: string } }, user: SessionUser) {
   const { db } = args.context.get(appContext);
   const slug = args.params.workspace;
   // A slug no workspace can have (a NUL, a huge one …) is not looked up: it names nothing.
   if (!slug || !isWorkspaceSlug(slug)) return Promise.resolve(undefined);
   const key = args.params.key && isProjectKey(args.params.key) ? args.params.key.toUpperCase() : undefined;
-  return memoized(`workspace ${slug} ${user.id} ${key ?? ""}`, async () => {
-    const context = await loadWorkspaceContext(db, slug, user.id, key);
+  // The issue page reads its notification as it loads: the sidebar's count already leaves it out.
+  const issueNumber = (key && parsePositiveInteger(args.params.number)) || undefined;
+  return memoized(`workspace ${slug} ${user.id} ${key ?? ""} ${issueNumber ?? ""}`, async () => {
+    const context = await loadWorkspaceContext(db, slug, user.id, key, issueNumber);
     // What `listMembers`, `listLabels` and `listProjects` then answer from, for this request.
     if (context) rememberWorkspaceContext(context);
     return context;

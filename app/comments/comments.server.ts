@@ -1,8 +1,8 @@
 import type { Database } from "~/db/database.server";
 import { multiLineText } from "~/forms/fields.server";
 import { issueNotFound, type ProjectScope } from "~/issues/issues.server";
-import { watchIssue } from "~/issues/watching.server";
-import { inTimelineOrder, type TimelineEntry } from "~/issues/timeline";
+import { recordIssueEvent } from "~/issues/issue-events.server";
+import type { NotificationMail } from "~/notifications/notifications.server";
 
 export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
 
@@ -11,7 +11,7 @@ export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; messa
 /** Comments on an issue of the project; an issue of another project is not found. */
 export async function addComment(
   db: Database,
-  comment: { project: ProjectScope; issueId: number; authorId: number; body: string; now: Date },
+  comment: { project: ProjectScope; issueId: number; authorId: number; body: string; now: Date; mail?: NotificationMail },
 ): Promise<CommentChange> {
   const now = comment.now.toISOString();
   return db.transaction().execute(async (trx) => {
@@ -20,14 +20,19 @@ export async function addComment(
       .set({ updated_at: now })
       .where("id", "=", comment.issueId)
       .where("project_id", "=", comment.project.id)
+      .returning("version")
       .executeTakeFirst();
-    if (Number(touched.numUpdatedRows) === 0) return issueNotFound;
-    await trx
+    if (!touched) return issueNotFound;
+    const { id } = await trx
       .insertInto("comments")
       .values({ issue_id: comment.issueId, author_id: comment.authorId, body: comment.body, created_at: now, updated_at: now })
-      .execute();
-    // Whoever comments watches the issue.
-    await watchIssue(trx, { project: comment.project, issueId: comment.issueId, userId: comment.authorId, now: comment.now });
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await recordIssueEvent(
+      trx,
+      { project: comment.project, issueId: comment.issueId, actorId: comment.authorId, version: touched.version, now: comment.now, mail: comment.mail },
+      { type: "comment.created", commentId: id, body: comment.body },
+    );
     return { ok: true } as const;
   });
 }
@@ -37,7 +42,7 @@ async function findLiveComment(db: Database, project: ProjectScope, issueId: num
   return db
     .selectFrom("comments")
     .innerJoin("issues", "issues.id", "comments.issue_id")
-    .select(["comments.id", "comments.author_id"])
+    .select(["comments.id", "comments.author_id", "comments.body", "issues.version"])
     .where("comments.id", "=", commentId)
     .where("comments.issue_id", "=", issueId)
     .where("issues.project_id", "=", project.id)
@@ -48,23 +53,31 @@ async function findLiveComment(db: Database, project: ProjectScope, issueId: num
 const notFound: CommentChange = { ok: false, status: 404, message: "Comment not found." };
 const notYours: CommentChange = { ok: false, status: 403, message: "You don't have permission to do that." };
 
-/** Only the author edits a comment; it then shows "edited". */
+/** Only the author edits a comment; it then shows "edited". People it newly mentions are notified. */
 export async function editComment(
   db: Database,
-  edit: { project: ProjectScope; issueId: number; commentId: number; actorId: number; body: string; now: Date },
+  edit: { project: ProjectScope; issueId: number; commentId: number; actorId: number; body: string; now: Date; mail?: NotificationMail },
 ): Promise<CommentChange> {
   const comment = await findLiveComment(db, edit.project, edit.issueId, edit.commentId);
   if (!comment) return notFound;
   if (comment.author_id !== edit.actorId) return notYours;
   const now = edit.now.toISOString();
-  // Still not deleted at the moment of writing: a deletion in between wins.
-  const edited = await db
-    .updateTable("comments")
-    .set({ body: edit.body, edited_at: now, updated_at: now })
-    .where("id", "=", comment.id)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst();
-  return Number(edited.numUpdatedRows) > 0 ? { ok: true } : notFound;
+  return db.transaction().execute(async (trx) => {
+    // Still not deleted at the moment of writing: a deletion in between wins.
+    const edited = await trx
+      .updateTable("comments")
+      .set({ body: edit.body, edited_at: now, updated_at: now })
+      .where("id", "=", comment.id)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
+    if (Number(edited.numUpdatedRows) === 0) return notFound;
+    await recordIssueEvent(
+      trx,
+      { project: edit.project, issueId: edit.issueId, actorId: edit.actorId, version: comment.version, now: edit.now, mail: edit.mail },
+      { type: "comment.edited", commentId: comment.id, body: { from: comment.body, to: edit.body } },
+    );
+    return { ok: true } as const;
+  });
 }
 
 /**
@@ -89,59 +102,11 @@ export async function deleteComment(
     // Someone deleted it a moment ago: one deletion, one activity.
     if (Number(deleted.numUpdatedRows) === 0) return notFound;
     const { version } = await trx.selectFrom("issues").select("version").where("id", "=", removal.issueId).executeTakeFirstOrThrow();
-    await trx
-      .insertInto("activities")
-      .values({
-        issue_id: removal.issueId,
-        actor_id: removal.actorId,
-        kind: "comment_deleted",
-        issue_version: version,
-        from_value: null,
-        to_value: null,
-        created_at: now,
-      })
-      .execute();
+    await recordIssueEvent(
+      trx,
+      { project: removal.project, issueId: removal.issueId, actorId: removal.actorId, version, now: removal.now },
+      { type: "comment.deleted", commentId: comment.id },
+    );
     return { ok: true } as const;
   });
-}
-
-/** Comments and changes of an issue in one list, oldest first. */
-export async function issueTimeline(db: Database, issueId: number): Promise<TimelineEntry[]> {
-  const [comments, activities] = await Promise.all([
-    db
-      .selectFrom("comments")
-      .leftJoin("users", "users.id", "comments.author_id")
-      .select(["comments.id", "comments.created_at", "comments.author_id", "users.name", "comments.body", "comments.edited_at", "comments.deleted_at"])
-      .where("comments.issue_id", "=", issueId)
-      .execute(),
-    db
-      .selectFrom("activities")
-      .leftJoin("users", "users.id", "activities.actor_id")
-      .select(["activities.id", "activities.created_at", "activities.actor_id", "users.name", "activities.kind", "activities.from_value", "activities.to_value"])
-      .where("activities.issue_id", "=", issueId)
-      .execute(),
-  ]);
-  const entries: TimelineEntry[] = [
-    ...comments.map((c) => ({
-      type: "comment" as const,
-      id: c.id,
-      at: c.created_at,
-      authorId: c.author_id,
-      authorName: c.name,
-      body: c.body,
-      edited: c.edited_at !== null,
-      deleted: c.deleted_at !== null,
-    })),
-    ...activities.map((a) => ({
-      type: "activity" as const,
-      id: a.id,
-      at: a.created_at,
-      actorId: a.actor_id,
-      actorName: a.name,
-      kind: a.kind,
-      from: a.from_value,
-      to: a.to_value,
-    })),
-  ];
-  return inTimelineOrder(entries);
 }

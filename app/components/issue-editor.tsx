@@ -1,4 +1,6 @@
 import { getFormProps, getTextareaProps } from "@conform-to/react";
+import type { MentionCandidate } from "~/components/mention-query";
+import { MentionSuggestions } from "~/components/mention-suggestions";
 import { useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/app-shell";
@@ -28,8 +30,11 @@ export function IssueEditor({
   serverPreview,
   cancelHref,
   onCancel,
+  mentionable,
 }: {
   edit: ReturnType<typeof useRecordForm<EditIssueValues>>;
+  /** Whom `@` offers in the description. */
+  mentionable: MentionCandidate[];
   /** The rendered description the page was served with (a preview without JavaScript). */
   serverPreview: string | undefined;
   cancelHref: string;
@@ -87,14 +92,17 @@ export function IssueEditor({
             </button>
           </div>
         </div>
-        <textarea
-          key={textareaKey}
-          {...textareaProps}
-          ref={textarea}
-          rows={10}
-          hidden={tab === "preview"}
-          className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-        />
+        <div className="relative">
+          <textarea
+            key={textareaKey}
+            {...textareaProps}
+            ref={textarea}
+            rows={10}
+            hidden={tab === "preview"}
+            className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          />
+          <MentionSuggestions textarea={textarea} members={mentionable} />
+        </div>
         {tab === "preview" ? (
           <section
             aria-label="Preview"

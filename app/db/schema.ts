@@ -22,7 +22,43 @@ export interface DB {
   jobs: JobsTable;
   password_resets: PasswordResetsTable;
   watches: WatchesTable;
+  events: EventsTable;
+  notifications: NotificationsTable;
 }
+
+/** A change to an issue as a typed domain event (migrations/0016, app/issues/issue-events.server.ts). */
+export interface EventsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  project_id: number;
+  issue_id: number;
+  /** `issue.created`, `issue.updated`, `comment.created`, … */
+  type: string;
+  actor_id: number | null;
+  /** The event's values, as JSON. */
+  payload: string;
+  created_at: string;
+}
+
+export const notificationReasons = ["assigned", "mentioned", "commented", "status", "reassigned"] as const;
+export type NotificationReason = (typeof notificationReasons)[number];
+
+/** One person's inbox row for one issue (migrations/0016): its latest reason; unread until read_at. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  workspace_id: number;
+  issue_id: number;
+  reason: NotificationReason;
+  actor_id: number | null;
+  read_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const notificationEmails = ["all", "direct", "none"] as const;
+/** Which notifications are mailed: all, those of being assigned or mentioned, none. */
+export type NotificationEmail = (typeof notificationEmails)[number];
 
 /** Someone watching an issue (migrations/0015): they hear of its comments, status and assignment. */
 export interface WatchesTable {
@@ -96,6 +132,8 @@ export interface UsersTable {
   last_workspace_id: number | null;
   /** An IANA time zone (`Europe/Paris`) that times are shown in; null until set (migrations/0010). */
   time_zone: string | null;
+  /** Which notifications are mailed (migrations/0016). */
+  notification_email: Generated<NotificationEmail>;
   created_at: string;
   updated_at: string;
 }
@@ -216,9 +254,15 @@ export interface ActivitiesTable {
   actor_id: number | null;
   kind: ActivityKind;
   issue_version: number;
-  /** Human-readable values (a status's name, an assignee's name, label names …). */
+  /**
+   * The values, not their display: a title, a status or priority key, label ids as JSON (`[3,7]`),
+   * a due date. An assignee is `from_user_id`/`to_user_id`; rows older than migrations/0016 whose
+   * names matched nobody keep the name here.
+   */
   from_value: string | null;
   to_value: string | null;
+  from_user_id: number | null;
+  to_user_id: number | null;
   created_at: string;
 }
 

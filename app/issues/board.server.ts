@@ -1,10 +1,12 @@
 import type { Database } from "~/db/database.server";
 import type { Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
+import type { NotificationMail } from "~/notifications/notifications.server";
 import { lockWorkspace } from "~/workspaces/members.server";
 import type { BoardCard } from "./board-cards";
 import { boardColumnCap, boardPageSize } from "./board-limits";
-import { isClosed, priorityOf, statuses, statusLabels } from "./issue-fields";
+import { isClosed, priorityOf, statuses } from "./issue-fields";
+import { recordIssueEvent } from "./issue-events.server";
 import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
 import { type LabelRef, peopleOnce } from "./issue-refs";
 import { issueNotFound, type NotFound, type ProjectScope } from "./issues.server";
@@ -119,7 +121,16 @@ export type Board = Awaited<ReturnType<typeof loadBoard>>;
  */
 export async function moveIssue(
   db: Database,
-  move: { project: ProjectScope; issueId: number; status: Status; position: number; filters?: IssueFilters; actorId: number; now: Date },
+  move: {
+    project: ProjectScope;
+    issueId: number;
+    status: Status;
+    position: number;
+    filters?: IssueFilters;
+    actorId: number;
+    now: Date;
+    mail?: NotificationMail;
+  },
 ): Promise<{ ok: true } | NotFound> {
   return db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, move.project.workspace_id);
@@ -156,8 +167,10 @@ export async function moveIssue(
       before === undefined && after === undefined ? 1 : before === undefined ? after! - 1 : after === undefined ? before + 1 : (before + after) / 2;
 
     const now = move.now.toISOString();
+    const scope = { project: move.project, issueId: issue.id, actorId: move.actorId, version: issue.version, now: move.now, mail: move.mail };
     if (issue.status === move.status) {
       await trx.updateTable("issues").set({ sort_order: sortOrder }).where("id", "=", issue.id).execute();
+      await recordIssueEvent(trx, scope, { type: "issue.reordered", sortOrder });
       return { ok: true };
     }
     const closedAt = isClosed(move.status) === isClosed(issue.status) ? {} : { closed_at: isClosed(move.status) ? now : null };
@@ -167,18 +180,7 @@ export async function moveIssue(
       .set({ sort_order: sortOrder, status: move.status, ...closedAt, version, updated_at: now })
       .where("id", "=", issue.id)
       .execute();
-    await trx
-      .insertInto("activities")
-      .values({
-        issue_id: issue.id,
-        actor_id: move.actorId,
-        kind: "status",
-        issue_version: version,
-        from_value: statusLabels[issue.status],
-        to_value: statusLabels[move.status],
-        created_at: now,
-      })
-      .execute();
+    await recordIssueEvent(trx, { ...scope, version }, { type: "issue.updated", changes: { status: { from: issue.status, to: move.status } } });
     return { ok: true };
   });
 }

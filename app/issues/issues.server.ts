@@ -3,9 +3,10 @@ import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
-import { isClosed, type Priority, priorityLabels, priorityOf, rankOf, statusLabels } from "./issue-fields";
+import { isClosed, type Priority, priorityOf, rankOf } from "./issue-fields";
+import type { NotificationMail } from "~/notifications/notifications.server";
+import { type FieldChanges, recordIssueEvent } from "./issue-events.server";
 import { inTimelineOrder, type TimelineEntry } from "./timeline";
-import { watchIssue } from "./watching.server";
 
 export type IssueFields = {
   title: string;
@@ -26,16 +27,6 @@ export type ProjectScope = { id: number; workspace_id: number };
 export type NotFound = { ok: false; status: 404; message: string };
 export const issueNotFound: NotFound = { ok: false, status: 404, message: "Issue not found." };
 
-const fieldNames: Record<keyof IssueFields, ActivityKind> = {
-  title: "title",
-  description: "description",
-  status: "status",
-  priority: "priority",
-  assigneeId: "assignee",
-  labelIds: "labels",
-  dueDate: "due_date",
-};
-
 /** How the conflict message names a field that someone else changed. */
 const changedFieldNames: Partial<Record<ActivityKind, string>> = {
   title: "title",
@@ -50,43 +41,29 @@ const changedFieldNames: Partial<Record<ActivityKind, string>> = {
 type Trx = Transaction<DB>;
 
 /** The assignee must be a member who may work on issues (not a viewer), the labels the workspace's. */
-async function checkReferences(
-  trx: Trx,
-  workspaceId: number,
-  fields: Partial<IssueFields>,
-): Promise<FieldProblem | { assigneeName: string | null; labelNames: Map<number, string> }> {
-  let assigneeName: string | null = null;
+async function checkReferences(trx: Trx, workspaceId: number, fields: Partial<IssueFields>): Promise<FieldProblem | undefined> {
   if (fields.assigneeId) {
     const assignee = await trx
       .selectFrom("memberships")
-      .innerJoin("users", "users.id", "memberships.user_id")
-      .select(["users.name", "memberships.role"])
-      .where("memberships.workspace_id", "=", workspaceId)
-      .where("memberships.user_id", "=", fields.assigneeId)
+      .select("role")
+      .where("workspace_id", "=", workspaceId)
+      .where("user_id", "=", fields.assigneeId)
       .executeTakeFirst();
     if (!assignee || assignee.role === "viewer") {
       return { field: "assigneeId", message: "Choose a member of this workspace who can work on issues." };
     }
-    assigneeName = assignee.name;
   }
-  const labelNames = new Map<number, string>();
   if (fields.labelIds?.length) {
     const ids = [...new Set(fields.labelIds)];
     if (ids.length > maxLabelsPerIssue) return { field: "labelIds", message: `An issue can have at most ${maxLabelsPerIssue} labels.` };
-    const labels = await trx
-      .selectFrom("labels")
-      .select(["id", "name"])
-      .where("workspace_id", "=", workspaceId)
-      .where("id", "in", ids)
-      .execute();
+    const labels = await trx.selectFrom("labels").select("id").where("workspace_id", "=", workspaceId).where("id", "in", ids).execute();
     if (labels.length !== ids.length) return { field: "labelIds", message: "Choose labels of this workspace." };
-    for (const label of labels) labelNames.set(label.id, label.name);
   }
-  return { assigneeName, labelNames };
+  return undefined;
 }
 
-/** How a "labels" activity names a set of labels: sorted, comma-separated, or null for none. */
-export const labelList = (names: string[]) => (names.length ? [...names].sort((a, b) => a.localeCompare(b)).join(", ") : null);
+/** A set of label ids as events and activity keep it: each once, in order. */
+const labelSet = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
 /**
  * Files a new issue. Its number comes from the project's counter, incremented in the same
@@ -95,11 +72,11 @@ export const labelList = (names: string[]) => (names.length ? [...names].sort((a
  */
 export async function createIssue(
   db: Database,
-  issue: { project: ProjectScope; reporterId: number; fields: IssueFields; now: Date },
+  issue: { project: ProjectScope; reporterId: number; fields: IssueFields; now: Date; mail?: NotificationMail },
 ): Promise<{ number: number } | FieldProblem> {
   return db.transaction().execute(async (trx) => {
-    const references = await checkReferences(trx, issue.project.workspace_id, issue.fields);
-    if ("field" in references) return references;
+    const problem = await checkReferences(trx, issue.project.workspace_id, issue.fields);
+    if (problem) return problem;
     const { next_issue_number } = await trx
       .updateTable("projects")
       .set((eb) => ({ next_issue_number: eb("next_issue_number", "+", 1) }))
@@ -135,20 +112,18 @@ export async function createIssue(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    if (references.labelNames.size) {
+    const labelIds = labelSet(fields.labelIds);
+    if (labelIds.length) {
       await trx
         .insertInto("issue_labels")
-        .values([...references.labelNames.keys()].map((labelId) => ({ issue_id: id, label_id: labelId })))
+        .values(labelIds.map((labelId) => ({ issue_id: id, label_id: labelId })))
         .execute();
     }
-    await trx
-      .insertInto("activities")
-      .values({ issue_id: id, actor_id: issue.reporterId, kind: "created", issue_version: 1, from_value: null, to_value: null, created_at: now })
-      .execute();
-    // The reporter and the assignee watch it.
-    for (const userId of new Set([issue.reporterId, fields.assigneeId])) {
-      if (userId !== null) await watchIssue(trx, { project: issue.project, issueId: id, userId, now: issue.now });
-    }
+    await recordIssueEvent(
+      trx,
+      { project: issue.project, issueId: id, actorId: issue.reporterId, version: 1, now: issue.now, mail: issue.mail },
+      { type: "issue.created", values: { ...fields, labelIds, number } },
+    );
     return { number };
   });
 }
@@ -179,88 +154,69 @@ export function conflictMessage({ conflict }: Conflict): string {
 
 /**
  * Saves the fields given (the others stay), if the issue is still at `version`; otherwise a
- * conflict naming who changed what. Each changed field writes one activity row. An issue of
- * another project is not found.
+ * conflict naming who changed what. The change is one `issue.updated` event with each changed
+ * field's values (and one activity row per field). An issue of another project is not found.
  */
 export async function updateIssue(
   db: Database,
-  update: { project: ProjectScope; issueId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date },
+  update: { project: ProjectScope; issueId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date; mail?: NotificationMail },
 ): Promise<{ ok: true; changed: boolean } | Conflict | FieldProblem | NotFound> {
   return db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom("issues")
-      .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
-      .select([
-        "issues.id",
-        "issues.title",
-        "issues.description",
-        "issues.status",
-        "issues.priority",
-        "issues.assignee_id",
-        "issues.due_date",
-        "issues.version",
-        "assignee.name as assigneeName",
-      ])
-      .where("issues.id", "=", update.issueId)
-      .where("issues.project_id", "=", update.project.id)
+      .select(["id", "title", "description", "status", "priority", "assignee_id", "due_date", "version"])
+      .where("id", "=", update.issueId)
+      .where("project_id", "=", update.project.id)
       .executeTakeFirst();
     if (!current) return issueNotFound;
     if (current.version !== update.version) return describeConflict(trx, update.issueId, update.version);
 
     // An assignee kept as it was is not checked again (they may have become a viewer since).
     const assigneeChanges = update.changes.assigneeId !== undefined && update.changes.assigneeId !== current.assignee_id;
-    const references = await checkReferences(trx, update.project.workspace_id, {
+    const problem = await checkReferences(trx, update.project.workspace_id, {
       ...update.changes,
       assigneeId: assigneeChanges ? update.changes.assigneeId : undefined,
     });
-    if ("field" in references) return references;
-    const currentLabels = await trx
-      .selectFrom("issue_labels")
-      .innerJoin("labels", "labels.id", "issue_labels.label_id")
-      .select(["labels.id", "labels.name"])
-      .where("issue_labels.issue_id", "=", update.issueId)
-      .execute();
+    if (problem) return problem;
+    const currentLabels = labelSet(
+      (await trx.selectFrom("issue_labels").select("label_id").where("issue_id", "=", update.issueId).execute()).map((row) => row.label_id),
+    );
 
     const { changes } = update;
     const now = update.now.toISOString();
     const set: Record<string, unknown> = {};
-    const activities: { kind: ActivityKind; from: string | null; to: string | null }[] = [];
-    const record = (field: keyof IssueFields, from: string | null, to: string | null) =>
-      activities.push({ kind: fieldNames[field], from, to });
+    const changed: FieldChanges = {};
 
     if (changes.title !== undefined && changes.title !== current.title) {
       set.title = changes.title;
-      record("title", current.title, changes.title);
+      changed.title = { from: current.title, to: changes.title };
     }
     if (changes.description !== undefined && changes.description !== current.description) {
       set.description = changes.description;
-      record("description", null, null);
+      changed.description = { from: current.description, to: changes.description };
     }
     if (changes.status !== undefined && changes.status !== current.status) {
       set.status = changes.status;
       if (isClosed(changes.status) !== isClosed(current.status)) set.closed_at = isClosed(changes.status) ? now : null;
-      record("status", statusLabels[current.status], statusLabels[changes.status]);
+      changed.status = { from: current.status, to: changes.status };
     }
     if (changes.priority !== undefined && rankOf(changes.priority) !== current.priority) {
       set.priority = rankOf(changes.priority);
-      record("priority", priorityLabels[priorityOf(current.priority)], priorityLabels[changes.priority]);
+      changed.priority = { from: priorityOf(current.priority), to: changes.priority };
     }
     if (changes.assigneeId !== undefined && changes.assigneeId !== current.assignee_id) {
       set.assignee_id = changes.assigneeId;
-      record("assigneeId", current.assigneeName ?? null, references.assigneeName);
+      changed.assigneeId = { from: current.assignee_id, to: changes.assigneeId };
     }
     if (changes.dueDate !== undefined && changes.dueDate !== current.due_date) {
       set.due_date = changes.dueDate;
-      record("dueDate", current.due_date, changes.dueDate);
+      changed.dueDate = { from: current.due_date, to: changes.dueDate };
     }
-    const wantedLabels = changes.labelIds ? [...new Set(changes.labelIds)] : undefined;
-    const labelsChanged =
-      wantedLabels !== undefined &&
-      (wantedLabels.length !== currentLabels.length || wantedLabels.some((id) => !currentLabels.some((l) => l.id === id)));
-    if (labelsChanged) {
-      record("labelIds", labelList(currentLabels.map((l) => l.name)), labelList([...references.labelNames.values()]));
+    const wantedLabels = changes.labelIds ? labelSet(changes.labelIds) : undefined;
+    if (wantedLabels !== undefined && wantedLabels.join() !== currentLabels.join()) {
+      changed.labelIds = { from: currentLabels, to: wantedLabels };
     }
-    if (!activities.length) return { ok: true, changed: false };
+    if (!Object.keys(changed).length) return { ok: true, changed: false };
 
     const version = update.version + 1;
     const saved = await trx
@@ -271,31 +227,20 @@ export async function updateIssue(
       .executeTakeFirst();
     // Someone saved between our read and our write.
     if (Number(saved.numUpdatedRows) === 0) return describeConflict(trx, update.issueId, update.version);
-    if (labelsChanged) {
+    if (changed.labelIds) {
       await trx.deleteFrom("issue_labels").where("issue_id", "=", update.issueId).execute();
-      if (wantedLabels.length) {
+      if (changed.labelIds.to.length) {
         await trx
           .insertInto("issue_labels")
-          .values(wantedLabels.map((labelId) => ({ issue_id: update.issueId, label_id: labelId })))
+          .values(changed.labelIds.to.map((labelId) => ({ issue_id: update.issueId, label_id: labelId })))
           .execute();
       }
     }
-    // A new assignee watches it.
-    if (set.assignee_id) await watchIssue(trx, { project: update.project, issueId: update.issueId, userId: set.assignee_id as number, now: update.now });
-    await trx
-      .insertInto("activities")
-      .values(
-        activities.map((a) => ({
-          issue_id: update.issueId,
-          actor_id: update.actorId,
-          kind: a.kind,
-          issue_version: version,
-          from_value: a.from,
-          to_value: a.to,
-          created_at: now,
-        })),
-      )
-      .execute();
+    await recordIssueEvent(
+      trx,
+      { project: update.project, issueId: update.issueId, actorId: update.actorId, version, now: update.now, mail: update.mail },
+      { type: "issue.updated", changes: changed },
+    );
     return { ok: true, changed: true };
   });
 }
@@ -343,7 +288,7 @@ export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
 
 type DetailRow = {
-  k: "i" | "l" | "c" | "a" | "w";
+  k: "i" | "l" | "c" | "a" | "w" | "n";
   id: number;
   n1: number | null;
   n2: number | null;
@@ -388,13 +333,20 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
       from comments c left join users u on u.id = c.author_id
       where c.issue_id = ${issueId}
     union all
-    select 'a', a.id, a.actor_id, ${int}, ${int}, ${int}, ${int}, u.name, a.kind, a.from_value, a.to_value, ${text}, ${text}, a.created_at, ${time}, ${time}
-      from activities a left join users u on u.id = a.actor_id
+    select 'a', a.id, a.actor_id, ${int}, ${int}, ${int}, ${int}, u.name, a.kind, a.from_value, a.to_value, fu.name, tu.name, a.created_at, ${time}, ${time}
+      from activities a
+      left join users u on u.id = a.actor_id
+      left join users fu on fu.id = a.from_user_id
+      left join users tu on tu.id = a.to_user_id
       where a.issue_id = ${issueId}
     union all
     select 'w', w.user_id, ${int}, ${int}, ${int}, ${int}, ${int}, ${text}, ${text}, ${text}, ${text}, ${text}, ${text}, w.created_at, ${time}, ${time}
       from watches w
       where w.issue_id = ${issueId} and w.user_id = ${viewerId}
+    union all
+    select 'n', n.id, ${int}, ${int}, ${int}, ${int}, ${int}, ${text}, ${text}, ${text}, ${text}, ${text}, ${text}, n.updated_at, ${time}, ${time}
+      from notifications n
+      where n.issue_id = ${issueId} and n.user_id = ${viewerId} and n.read_at is null
     order by k, s1, id`.execute(db);
   const row = rows.find((r) => r.k === "i");
   if (!row) return undefined;
@@ -422,8 +374,10 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
     if (r.k === "c") {
       entries.push({ type: "comment", id: r.id, at: r.t1!, authorId: r.n1, authorName: r.s1, body: r.s2!, edited: r.t2 !== null, deleted: r.t3 !== null });
     } else if (r.k === "a") {
-      entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: r.s3, to: r.s4 });
+      // An assignee is a user (by id) or, before migrations/0016, a name that matched nobody.
+      const assignee = r.s2 === "assignee";
+      entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: (assignee && r.s5) || r.s3, to: (assignee && r.s6) || r.s4 });
     }
   }
-  return { issue, timeline: inTimelineOrder(entries), watching: rows.some((r) => r.k === "w") };
+  return { issue, timeline: inTimelineOrder(entries), watching: rows.some((r) => r.k === "w"), unread: rows.some((r) => r.k === "n") };
 }

@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { parsePositiveInteger } from "~/forms/fields.server";
+import { mentionPattern } from "./mentions";
 
 const linkRel = "noopener noreferrer nofollow";
 const allowedSchemes = new Set(["http", "https", "mailto"]);
@@ -99,16 +100,21 @@ export type MarkdownOptions = {
   workspaceSlug: string;
   /** Its projects' keys: only a reference to one of them links. */
   projectKeys: ReadonlySet<string>;
+  /** Its members by handle: only a mention of one of them links, to `mentionHref` of them. */
+  people?: ReadonlyMap<string, { id: number; name: string }>;
+  mentionHref?: (person: { id: number; name: string }) => string;
 };
 
 /** What the rules find in markdown-it's `env`: the options of renderMarkdown. */
 type RenderEnv = Partial<MarkdownOptions>;
 
-// Issue references in text become links to the issue; not inside code (its own token type) nor
-// inside a link, written or linkified. After text_join, so text split by escapes is whole again.
-md.core.ruler.after("text_join", "issue_references", (state) => {
-  const { workspaceSlug, projectKeys } = state.env as RenderEnv;
-  if (!workspaceSlug || !projectKeys?.size) return;
+type StateCore = Parameters<Parameters<typeof md.core.ruler.push>[1]>[0];
+
+/**
+ * Turns what `pattern` finds in text into links (`link` gives the href and title, or undefined to
+ * leave it as text): not inside code (its own token type) nor inside a link, written or linkified.
+ */
+function linkText(state: StateCore, pattern: RegExp, link: (match: RegExpMatchArray) => { href: string; title?: string; className?: string } | undefined) {
   for (const block of state.tokens) {
     if (block.type !== "inline" || !block.children) continue;
     let linkDepth = 0;
@@ -119,20 +125,41 @@ md.core.ruler.after("text_join", "issue_references", (state) => {
       const text = (content: string) => Object.assign(new state.Token("text", "", 0), { content });
       const pieces: (typeof token)[] = [];
       let end = 0;
-      for (const match of token.content.matchAll(issueReference)) {
-        const [reference, key = ""] = match;
-        const number = parsePositiveInteger(match[2]);
-        if (!projectKeys.has(key) || number === null) continue;
-        const link = new state.Token("link_open", "a", 1);
-        link.attrSet("href", `/w/${encodeURIComponent(workspaceSlug)}/p/${key}/issues/${number}`);
-        pieces.push(text(token.content.slice(end, match.index)), link, text(reference), new state.Token("link_close", "a", -1));
-        end = match.index + reference.length;
+      for (const match of token.content.matchAll(pattern)) {
+        const target = link(match);
+        if (!target) continue;
+        const open = new state.Token("link_open", "a", 1);
+        open.attrSet("href", target.href);
+        if (target.title) open.attrSet("title", target.title);
+        if (target.className) open.attrSet("class", target.className);
+        pieces.push(text(token.content.slice(end, match.index)), open, text(match[0]), new state.Token("link_close", "a", -1));
+        end = match.index! + match[0].length;
       }
       if (end === 0) return [token];
       pieces.push(text(token.content.slice(end)));
       return pieces.filter((piece) => piece.type !== "text" || piece.content !== "");
     });
   }
+}
+
+// After text_join, so that text split by escapes is whole again.
+md.core.ruler.after("text_join", "issue_references", (state) => {
+  const { workspaceSlug, projectKeys } = state.env as RenderEnv;
+  if (!workspaceSlug || !projectKeys?.size) return;
+  linkText(state, issueReference, ([, key = "", digits]) => {
+    const number = parsePositiveInteger(digits);
+    if (!projectKeys.has(key) || number === null) return undefined;
+    return { href: `/w/${encodeURIComponent(workspaceSlug)}/p/${key}/issues/${number}` };
+  });
+});
+
+md.core.ruler.after("issue_references", "mentions", (state) => {
+  const { people, mentionHref } = state.env as RenderEnv;
+  if (!people?.size || !mentionHref) return;
+  linkText(state, mentionPattern, ([, handle = ""]) => {
+    const person = people.get(handle.toLowerCase());
+    return person && { href: mentionHref(person), title: person.name, className: "mention" };
+  });
 });
 
 /** Issue descriptions and comments as HTML that is safe to insert into a page (docs/product.md, What is stored). */

@@ -4,7 +4,12 @@
  * High"). Pure, so that it is tested on its own and the server and the browser agree.
  */
 
-/** One recorded change (an `activities` row), with its values as people read them. */
+import { type Priority, priorityLabels, type Status, statusLabels } from "./issue-fields";
+
+/**
+ * One recorded change (an `activities` row). Its values are as stored — status and priority keys,
+ * label ids as JSON, an assignee's name — until `namedChange` names them as people read them.
+ */
 export type Change = {
   type: "activity";
   id: number;
@@ -15,6 +20,34 @@ export type Change = {
   from: string | null;
   to: string | null;
 };
+
+/** Label ids as activity keeps them (`[3,7]`); undefined for a list written before they were. */
+function labelIds(value: string): number[] | undefined {
+  return /^\[(\d+(,\d+)*)?\]$/.test(value) ? (JSON.parse(value) as number[]) : undefined;
+}
+
+/**
+ * A change with its values named: "In progress", "High", "Bug, Security" (sorted; a label deleted
+ * since reads "a deleted label"). Values that are no key or id (older rows) stay as written.
+ */
+export function namedChange(change: Change, labelNames: ReadonlyMap<number, string>): Change {
+  const name = (value: string | null): string | null => {
+    if (value === null) return null;
+    if (change.kind === "status") return statusLabels[value as Status] ?? value;
+    if (change.kind === "priority") return priorityLabels[value as Priority] ?? value;
+    if (change.kind === "labels") {
+      const ids = labelIds(value);
+      if (!ids) return value;
+      const names = ids.map((id) => labelNames.get(id)).filter((n): n is string => n !== undefined);
+      const deleted = ids.length - names.length;
+      const listed = names.sort((a, b) => a.localeCompare(b));
+      if (deleted) listed.push(deleted === 1 ? "a deleted label" : `${deleted} deleted labels`);
+      return listed.length ? listed.join(", ") : null;
+    }
+    return value;
+  };
+  return { ...change, from: name(change.from), to: name(change.to) };
+}
 
 /** A comment or a change, as the timeline lists them. */
 export type TimelineEntry =

@@ -4,8 +4,7 @@ import { freeHandle, handleFromEmail } from "~/auth/handles.server";
 import { hashPassword } from "~/auth/password.server";
 import type { DatabaseHandle, Dialect } from "~/db/database.server";
 import type { ActivityKind, Status } from "~/db/schema";
-import { isClosed, priorityLabels, priorityOf, statusLabels } from "~/issues/issue-fields";
-import { labelList } from "~/issues/issues.server";
+import { isClosed, priorityOf } from "~/issues/issue-fields";
 import { workspaceSlugField } from "~/workspaces/workspaces.server";
 import { commentText, demoEmail, demoLabels, demoPeople, demoProjects, issueText } from "./demo-content";
 import { createRandom, type Random } from "./random";
@@ -47,7 +46,17 @@ export function parseSeedArguments(args: string[]): { slug: string; issueCount: 
 }
 
 type PlannedComment = { authorIndex: number; body: string; createdAt: string; editedAt: string | null };
-type PlannedActivity = { actorIndex: number; kind: ActivityKind; version: number; from: string | null; to: string | null; createdAt: string };
+/** A change, its values as activity keeps them: keys; the assignee and labels by demo index. */
+type PlannedActivity = {
+  actorIndex: number;
+  kind: ActivityKind;
+  version: number;
+  from: string | null;
+  to: string | null;
+  toPersonIndex?: number;
+  toLabelIndexes?: number[];
+  createdAt: string;
+};
 
 /** One issue as it will be stored; people, projects and labels by their index in demo-content. */
 type PlannedIssue = {
@@ -124,15 +133,15 @@ function planIssues(count: number, now: Date, random: Random): PlannedIssue[] {
     // The changes after filing, in order: status changes last, so the final one may close the issue.
     const changes: Omit<PlannedActivity, "version" | "createdAt" | "actorIndex">[] = [];
     const assignedLater = assigneeIndex !== null && random.chance(0.5);
-    if (assignedLater) changes.push({ kind: "assignee", from: null, to: demoPeople[assigneeIndex]!.name });
+    if (assignedLater) changes.push({ kind: "assignee", from: null, to: null, toPersonIndex: assigneeIndex });
     if (random.chance(0.15)) {
       const filedWith = priorityOf((priority + random.int(1, 4)) % 5);
-      changes.push({ kind: "priority", from: priorityLabels[filedWith], to: priorityLabels[priorityOf(priority)] });
+      changes.push({ kind: "priority", from: filedWith, to: priorityOf(priority) });
     }
     const labeledLater = labelIndexes.length > 0 && random.chance(0.2);
-    if (labeledLater) changes.push({ kind: "labels", from: null, to: labelList(labelIndexes.map((index) => demoLabels[index]!.name)) });
+    if (labeledLater) changes.push({ kind: "labels", from: null, to: null, toLabelIndexes: labelIndexes });
     const path = statusPath(status, random);
-    for (let s = 1; s < path.length; s++) changes.push({ kind: "status", from: statusLabels[path[s - 1]!], to: statusLabels[path[s]!] });
+    for (let s = 1; s < path.length; s++) changes.push({ kind: "status", from: path[s - 1]!, to: path[s]! });
 
     const changeTimes = changes.map(() => created + random.next() * (lastChange - created)).sort((a, b) => a - b);
     if (closed && changeTimes.length) changeTimes[changeTimes.length - 1] = lastChange;
@@ -337,11 +346,40 @@ export async function seedWorkspace(
         kind: activity.kind,
         issue_version: activity.version,
         from_value: activity.from,
-        to_value: activity.to,
+        to_value: activity.toLabelIndexes ? JSON.stringify(activity.toLabelIndexes.map((index) => labelIds[index]!).sort((a, b) => a - b)) : activity.to,
+        from_user_id: null,
+        to_user_id: activity.toPersonIndex === undefined ? null : userIds[activity.toPersonIndex]!,
         created_at: activity.createdAt,
       })),
     );
     await insertInChunks(dialect, activities, (chunk) => trx.insertInto("activities").values(chunk).execute());
+
+    // Reporters, assignees and commenters watch their issues, as the write path would have it.
+    const watches = issues.flatMap((issue, i) => {
+      const people = new Set([issue.reporterIndex, ...(issue.assigneeIndex === null ? [] : [issue.assigneeIndex]), ...issue.comments.map((c) => c.authorIndex)]);
+      return [...people].map((index) => ({ issue_id: issueIds[i]!, user_id: userIds[index]!, created_at: issue.createdAt }));
+    });
+    await insertInChunks(dialect, watches, (chunk) => trx.insertInto("watches").values(chunk).execute());
+    // The owner's inbox: the latest issues others assigned to them, the newest five unread.
+    const assignedToOwner = issues
+      .map((issue, i) => ({ issue, id: issueIds[i]! }))
+      .filter(({ issue }) => issue.assigneeIndex === 0 && issue.reporterIndex !== 0)
+      .slice(-20)
+      .reverse();
+    await insertInChunks(
+      dialect,
+      assignedToOwner.map(({ issue, id }, rank) => ({
+        user_id: userIds[0]!,
+        workspace_id: workspaceId,
+        issue_id: id,
+        reason: "assigned" as const,
+        actor_id: userIds[issue.reporterIndex]!,
+        read_at: rank < 5 ? null : issue.createdAt,
+        created_at: issue.createdAt,
+        updated_at: issue.createdAt,
+      })),
+      (chunk) => trx.insertInto("notifications").values(chunk).execute(),
+    );
 
     return {
       workspaceId,

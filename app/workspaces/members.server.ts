@@ -17,7 +17,7 @@ export function listMembers(db: Database, workspaceId: number): Promise<MemberSu
   return db
     .selectFrom("memberships")
     .innerJoin("users", "users.id", "memberships.user_id")
-    .select(["users.id as userId", "users.name", "users.email", "memberships.role", "memberships.created_at"])
+    .select(["users.id as userId", "users.name", "users.email", "users.handle", "memberships.role", "memberships.created_at"])
     .where("memberships.workspace_id", "=", workspaceId)
     .orderBy("users.name")
     .execute();

@@ -88,7 +88,7 @@ export async function deleteWorkspace(db: Database, workspaceId: number): Promis
 }
 
 export type ProjectSummary = { id: number; key: string; name: string; archived_at: string | null };
-export type MemberSummary = { userId: number; name: string; email: string; role: Role; created_at: string };
+export type MemberSummary = { userId: number; name: string; email: string; handle: string; role: Role; created_at: string };
 export type LabelSummary = { id: number; name: string; color: string; updated_at: string };
 
 /** Everything a page of a workspace shares: the workspace, its sidebar, its people and labels. */
@@ -103,42 +103,52 @@ export type WorkspaceContext = {
   members: MemberSummary[];
   /** Its labels, by name (as `listLabels`). */
   labels: LabelSummary[];
+  /** How many of the user's inbox rows in it are unread (the sidebar's count). */
+  unread: number;
 };
 
-type ContextRow = { k: "w" | "p" | "m" | "l"; id: number; a: string; b: string; c: string | null; t: string | null };
+type ContextRow = { k: "w" | "p" | "m" | "l" | "n"; id: number; a: string; b: string; c: string | null; t: string | null; h: string | null };
 
 /**
  * The workspace with this slug, if the user is a member, with what every page of it shows or
- * checks — the user's workspaces, its projects, members and labels — in one query: one row per
+ * checks — the user's workspaces, its projects, members and labels, their unread count (less the issue
+ * `issueNumber` of `projectKey`, which its page reads as it loads) — in one query: one row per
  * thing, the same columns in each branch. Undefined when it does not exist or they are not a member.
  */
-export async function loadWorkspaceContext(db: Database, slug: string, userId: number, projectKey?: string): Promise<WorkspaceContext | undefined> {
+export async function loadWorkspaceContext(db: Database, slug: string, userId: number, projectKey?: string, issueNumber?: number): Promise<WorkspaceContext | undefined> {
   const here = sql`(select w.id from workspaces w inner join memberships m on m.workspace_id = w.id where w.slug = ${slug} and m.user_id = ${userId})`;
   const { rows } = await sql<ContextRow>`
-    select 'w' as k, w.id, w.slug as a, w.name as b, m.role as c, cast(null as timestamptz) as t, w.name as s
+    select 'w' as k, w.id, w.slug as a, w.name as b, m.role as c, cast(null as timestamptz) as t, w.name as s, cast(null as text) as h
       from memberships m inner join workspaces w on w.id = m.workspace_id
       where m.user_id = ${userId}
     union all
-    select 'p', p.id, p.key, p.name, case when p.key = ${projectKey?.toUpperCase() ?? null} then p.description end, p.archived_at, p.name
+    select 'p', p.id, p.key, p.name, case when p.key = ${projectKey?.toUpperCase() ?? null} then p.description end, p.archived_at, p.name, null
       from projects p
       where p.workspace_id = ${here}
     union all
-    select 'm', u.id, u.name, u.email, m.role, m.created_at, u.name
+    select 'm', u.id, u.name, u.email, m.role, m.created_at, u.name, u.handle
       from memberships m inner join users u on u.id = m.user_id
       where m.workspace_id = ${here}
     union all
-    select 'l', l.id, l.name, l.color, null, l.updated_at, lower(l.name)
+    select 'l', l.id, l.name, l.color, null, l.updated_at, lower(l.name), null
       from labels l
       where l.workspace_id = ${here}
+    union all
+    select 'n', cast(count(*) as integer), '', '', null, null, '', null
+      from notifications n
+      where n.user_id = ${userId} and n.workspace_id = ${here} and n.read_at is null
+        and n.issue_id <> coalesce((select i.id from issues i inner join projects p on p.id = i.project_id
+          where p.workspace_id = ${here} and p.key = ${projectKey?.toUpperCase() ?? null} and i.number = ${issueNumber ?? null}), 0)
     order by k, s, id`.execute(db);
-  const context: WorkspaceContext = { workspace: undefined as never, workspaces: [], projects: [], members: [], labels: [] };
+  const context: WorkspaceContext = { workspace: undefined as never, workspaces: [], projects: [], members: [], labels: [], unread: 0 };
   for (const row of rows) {
     if (row.k === "w") {
       const workspace = { id: row.id, slug: row.a, name: row.b, role: row.c as Role };
       context.workspaces.push(workspace);
       if (workspace.slug === slug) context.workspace = workspace;
     } else if (row.k === "p") context.projects.push({ id: row.id, key: row.a, name: row.b, description: row.c, archived_at: row.t });
-    else if (row.k === "m") context.members.push({ userId: row.id, name: row.a, email: row.b, role: row.c as Role, created_at: row.t! });
+    else if (row.k === "m") context.members.push({ userId: row.id, name: row.a, email: row.b, handle: row.h!, role: row.c as Role, created_at: row.t! });
+    else if (row.k === "n") context.unread = Number(row.id);
     else context.labels.push({ id: row.id, name: row.a, color: row.b, updated_at: row.t! });
   }
   return context.workspace ? context : undefined;

@@ -4,10 +4,10 @@
  */
 import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { addComment, type CommentChange, deleteComment, editComment, issueTimeline } from "~/comments/comments.server";
+import { addComment, type CommentChange, deleteComment, editComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createIssue, type ProjectScope, updateIssue } from "~/issues/issues.server";
+import { createIssue, findIssueDetail, type ProjectScope, updateIssue } from "~/issues/issues.server";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
@@ -69,6 +69,9 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     otherIssue = ids[1]!.id;
   });
 
+  /** The timeline of WEB-`number` as the issue page reads it. */
+  const timelineOf = async (number: number) => (await findIssueDetail(db, project.id, number, ada))!.timeline;
+
   /** Adds a comment and returns its id. */
   async function comment(authorId: number, body: string, minute: number, onIssue = issue): Promise<number> {
     await addComment(db, { project, issueId: onIssue, authorId, body, now: at(minute) });
@@ -111,7 +114,7 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     const id = await comment(grace, "Typo hre.", 5);
     expect(await edit(id, grace, "Typo here.", { minute: 7 })).toEqual(ok);
     expect(await commentRow(id)).toMatchObject({ body: "Typo here.", edited_at: at(7).toISOString(), updated_at: at(7).toISOString(), deleted_at: null });
-    const [entry] = (await issueTimeline(db, issue)).filter((e) => e.type === "comment");
+    const [entry] = (await timelineOf(1)).filter((e) => e.type === "comment");
     expect(entry).toMatchObject({ id, body: "Typo here.", edited: true, deleted: false, authorId: grace, authorName: "Grace", at: at(5).toISOString() });
   });
 
@@ -129,7 +132,7 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     expect(await remove(second, linus, { minute: 9 })).toEqual(ok);
 
     expect(await commentRow(second)).toMatchObject({ body: "", deleted_at: at(9).toISOString(), updated_at: at(9).toISOString() });
-    const comments = (await issueTimeline(db, issue)).filter((e) => e.type === "comment");
+    const comments = (await timelineOf(1)).filter((e) => e.type === "comment");
     expect(comments.map((c) => [c.id, c.deleted, c.body])).toEqual([
       [first, false, "First."],
       [second, true, ""],
@@ -148,7 +151,7 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     expect((await db.selectFrom("issues").select("version").where("id", "=", issue).executeTakeFirstOrThrow()).version).toBe(1);
     expect(await activityKinds(otherIssue)).toEqual(["created"]);
     // The timeline names who did it by id too: the issue page joins one person's changes into one line by it.
-    const deletion = (await issueTimeline(db, issue)).find((e) => e.type === "activity" && e.kind === "comment_deleted");
+    const deletion = (await timelineOf(1)).find((e) => e.type === "activity" && e.kind === "comment_deleted");
     expect(deletion).toMatchObject({ actorId: ada, at: at(9).toISOString() });
   });
 
@@ -263,7 +266,7 @@ describe.each(testDialects)("comments on %s", (dialect) => {
     // Written out of order: an older comment inserted last still sorts by its time.
     const early = await comment(ada, "Early bird.", 5);
 
-    const timeline = await issueTimeline(db, issue);
+    const timeline = await timelineOf(1);
     expect(timeline.map((e) => (e.type === "comment" ? ["comment", e.id, e.at] : ["activity", e.kind, e.at]))).toEqual([
       ["activity", "created", at(0).toISOString()],
       ["comment", early, at(5).toISOString()],
@@ -276,10 +279,10 @@ describe.each(testDialects)("comments on %s", (dialect) => {
       ["activity", "status", at(50).toISOString()],
       ["comment", sameInstant, at(50).toISOString()],
     ]);
-    expect(timeline.find((e) => e.type === "activity" && e.kind === "status")).toMatchObject({ actorName: "Linus", from: "Todo", to: "In progress" });
+    expect(timeline.find((e) => e.type === "activity" && e.kind === "status")).toMatchObject({ actorName: "Linus", from: "todo", to: "in_progress" });
     expect(timeline.find((e) => e.type === "activity" && e.kind === "comment_deleted")).toMatchObject({ actorName: "Grace", from: null, to: null });
     expect(timeline.find((e) => e.type === "comment" && e.id === deleted)).toMatchObject({ deleted: true, body: "" });
     // The other issue's timeline is its own.
-    expect((await issueTimeline(db, otherIssue)).map((e) => e.type)).toEqual(["activity"]);
+    expect((await timelineOf(2)).map((e) => e.type)).toEqual(["activity"]);
   });
 });

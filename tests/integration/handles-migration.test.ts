@@ -1,23 +1,14 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
 import { describe, expect, it } from "vitest";
-import { migrateToLatest, type CairnMigration } from "~/db/migrate.server";
+import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects } from "../support/databases";
-
-const migrationModules = import.meta.glob<CairnMigration>("../../migrations/*.ts", { eager: true });
+import { migrateBefore } from "../support/migrations";
 
 describe.each(testDialects)("the handles migration on %s", (dialect) => {
   it("gives the accounts that existed before it a handle from their email, told apart in the order they were made", async () => {
     const database = await createTestDatabase(dialect);
     const handle = database.open();
     try {
-      const before: Record<string, Migration> = {};
-      for (const [file, module] of Object.entries(migrationModules)) {
-        const name = file.split("/").pop()!.replace(/\.ts$/, "");
-        if (name < "0014_user_handles") before[name] = { up: (db: Kysely<any>) => module.up(db, dialect) };
-      }
-      const { error } = await new Migrator({ db: handle.db, provider: { getMigrations: async () => before } }).migrateToLatest();
-      expect(error).toBeUndefined();
-      const db = handle.db as unknown as Kysely<any>;
+      const db = await migrateBefore(handle, dialect, "0014");
       const now = new Date().toISOString();
       for (const email of ["ada@example.com", "Ada@other.example", "jo@example.com", "ada.lovelace@example.com", "ada@third.example"]) {
         await db.insertInto("users").values({ email, name: "Someone", password_hash: "x", is_instance_admin: 0, created_at: now, updated_at: now }).execute();

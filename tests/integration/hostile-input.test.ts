@@ -257,7 +257,7 @@ function formsOf(site: Site): FormTarget[] {
   const w = `/w/${site.slug}`;
   const p = `${w}/p/${site.key}`;
   const issue = `${p}/issues/${site.issueNumber}`;
-  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds"];
+  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId"];
   const owner = (path: string, fields: Record<string, string>): FormTarget => ({ path, as: "owner", fields, numeric: ids });
   return [
     { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
@@ -300,6 +300,7 @@ function formsOf(site: Site): FormTarget[] {
     }),
     owner(issue, { intent: "status", version: "1", status: "done" }),
     owner(issue, { intent: "comment", body: "Seen it too" }),
+    owner(issue, { intent: "comment", body: "@ada-l @nobody @@ @-x `@ada`" }),
     owner(issue, { intent: "edit-comment", commentId: String(site.commentId), body: "Edited" }),
     owner(issue, { intent: "delete-comment", commentId: "2147483647" }),
     owner(issue, { intent: "watch" }),
@@ -316,6 +317,10 @@ function formsOf(site: Site): FormTarget[] {
     owner("/settings?index", { intent: "profile", name: "Ada", email: site.ownerEmail, handle: "ada-l" }),
     owner("/admin/monitoring", { intent: "nothing" }),
     owner("/admin/users", { intent: "reset-link", userId: "2147483647" }),
+    owner(`${w}/inbox`, { intent: "read", notificationId: "2147483647" }),
+    owner(`${w}/inbox`, { intent: "unread", notificationId: "2147483647" }),
+    owner(`${w}/inbox`, { intent: "read-all" }),
+    owner("/settings/notifications", { email: "all" }),
   ];
 }
 
@@ -335,6 +340,7 @@ function listsOf(site: Site): ListTarget[] {
     { path: `${p}/settings`, as: "owner", params: ["confirm"] },
     { path: "/settings/sessions", as: "owner", params: ["confirm"] },
     { path: "/admin/users", as: "owner", params: ["page"], numeric: ["page"] },
+    { path: `${w}/inbox`, as: "owner", params: ["page"], numeric: ["page"] },
     { path: `${p}/issues.csv`, as: "owner", params: filters, numeric: filterNumbers },
     { path: `${w}/search`, as: "owner", params: ["q", "page"], numeric: ["page"] },
     { path: w, as: "owner", params: ["q"] },

@@ -123,14 +123,23 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     return rows.map((r) => r.label_id).sort((a, b) => a - b);
   }
 
+  /** The activity rows of an issue, an assignee's values as their user id (as text). */
   async function activitiesOf(issueId: number) {
-    return db
+    const rows = await db
       .selectFrom("activities")
-      .select(["kind", "actor_id", "issue_version", "from_value", "to_value", "created_at"])
+      .select(["kind", "actor_id", "issue_version", "from_value", "to_value", "from_user_id", "to_user_id", "created_at"])
       .where("issue_id", "=", issueId)
       .orderBy("id")
       .execute();
+    return rows.map(({ from_user_id, to_user_id, ...row }) => ({
+      ...row,
+      from_value: row.from_value ?? (from_user_id === null ? null : String(from_user_id)),
+      to_value: row.to_value ?? (to_user_id === null ? null : String(to_user_id)),
+    }));
   }
+
+  /** Label ids as activity keeps them: JSON, in order. */
+  const labelValue = (...names: string[]) => JSON.stringify(names.map(label).sort((a, b) => a - b));
 
   async function issueCount() {
     const { count } = await db.selectFrom("issues").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
@@ -283,21 +292,21 @@ describe.each(testDialects)("issues on %s", (dialect) => {
       expect(await changesSince(1)).toEqual([]);
     });
 
-    it("writes one activity row per changed field, with readable values, and bumps the version once per save", async () => {
+    it("writes one activity row per changed field, with values (keys and ids), and bumps the version once per save", async () => {
       const steps: [Partial<IssueFields>, { kind: string; from_value: string | null; to_value: string | null }][] = [
         [{ title: "New title" }, { kind: "title", from_value: "Old title", to_value: "New title" }],
         [{ description: "New text" }, { kind: "description", from_value: null, to_value: null }],
-        [{ status: "in_progress" }, { kind: "status", from_value: "Backlog", to_value: "In progress" }],
-        [{ status: "in_review" }, { kind: "status", from_value: "In progress", to_value: "In review" }],
-        [{ priority: "urgent" }, { kind: "priority", from_value: "No priority", to_value: "Urgent" }],
-        [{ priority: "low" }, { kind: "priority", from_value: "Urgent", to_value: "Low" }],
-        [{ assigneeId: grace }, { kind: "assignee", from_value: null, to_value: "Grace" }],
-        [{ assigneeId: linus }, { kind: "assignee", from_value: "Grace", to_value: "Linus" }],
-        [{ assigneeId: null }, { kind: "assignee", from_value: "Linus", to_value: null }],
-        [{ labelIds: [label("Security"), label("Bug")] }, { kind: "labels", from_value: null, to_value: "Bug, Security" }],
+        [{ status: "in_progress" }, { kind: "status", from_value: "backlog", to_value: "in_progress" }],
+        [{ status: "in_review" }, { kind: "status", from_value: "in_progress", to_value: "in_review" }],
+        [{ priority: "urgent" }, { kind: "priority", from_value: "none", to_value: "urgent" }],
+        [{ priority: "low" }, { kind: "priority", from_value: "urgent", to_value: "low" }],
+        [{ assigneeId: grace }, { kind: "assignee", from_value: null, to_value: String(grace) }],
+        [{ assigneeId: linus }, { kind: "assignee", from_value: String(grace), to_value: String(linus) }],
+        [{ assigneeId: null }, { kind: "assignee", from_value: String(linus), to_value: null }],
+        [{ labelIds: [label("Security"), label("Bug")] }, { kind: "labels", from_value: null, to_value: labelValue("Bug", "Security") }],
         [
           { labelIds: [label("Frontend"), label("Security"), label("Bug")] },
-          { kind: "labels", from_value: "Bug, Security", to_value: "Bug, Frontend, Security" },
+          { kind: "labels", from_value: labelValue("Bug", "Security"), to_value: labelValue("Bug", "Frontend", "Security") },
         ],
         [{ dueDate: "2025-05-01" }, { kind: "due_date", from_value: null, to_value: "2025-05-01" }],
         [{ dueDate: "2025-06-15" }, { kind: "due_date", from_value: "2025-05-01", to_value: "2025-06-15" }],
@@ -339,10 +348,10 @@ describe.each(testDialects)("issues on %s", (dialect) => {
       const rows = await changesSince(1);
       expect(rows.map((r) => [r.kind, r.from_value, r.to_value])).toEqual(
         expect.arrayContaining([
-          ["status", "Backlog", "Todo"],
-          ["priority", "No priority", "Medium"],
-          ["assignee", null, "Grace"],
-          ["labels", null, "Backend, Ux"],
+          ["status", "backlog", "todo"],
+          ["priority", "none", "medium"],
+          ["assignee", null, String(grace)],
+          ["labels", null, labelValue("Backend", "Ux")],
           ["due_date", null, "2025-12-31"],
         ]),
       );
@@ -485,7 +494,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
       expect(await update(issue.id, 2, { labelIds: [] }, { now: t2 })).toEqual({ ok: true, changed: true });
       expect(await labelIdsOf(issue.id)).toEqual([]);
       expect(await changesSince(2)).toEqual([
-        { kind: "labels", actor_id: ada, issue_version: 3, from_value: "Bug, Frontend", to_value: null, created_at: t2.toISOString() },
+        { kind: "labels", actor_id: ada, issue_version: 3, from_value: labelValue("Bug", "Frontend"), to_value: null, created_at: t2.toISOString() },
       ]);
       expect((await findIssue(db, web.id, issue.number))?.labels).toEqual([]);
       // Clearing labels that are already clear is no change.

@@ -3,28 +3,17 @@
  * window keep counting in the new limits table; web vitals stored under a raw path are regrouped
  * under their route's pattern.
  */
-import { type Kysely, type Migration, Migrator } from "kysely";
 import { describe, expect, it } from "vitest";
-import type { CairnMigration } from "~/db/migrate.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createTestDatabase, testDialects } from "../support/databases";
-
-const modules = import.meta.glob<CairnMigration>("../../migrations/*.ts", { eager: true });
+import { migrateBefore } from "../support/migrations";
 
 describe.each(testDialects)("the limits and web-vital route migrations on %s", (dialect) => {
   it("carries failed sign-ins over and regroups raw web-vital paths under their patterns", async () => {
     const database = await createTestDatabase(dialect);
     const handle = database.open();
     try {
-      const before0008: Record<string, Migration> = {};
-      for (const [file, module] of Object.entries(modules)) {
-        const name = file.split("/").pop()!.replace(/\.ts$/, "");
-        if (name < "0008") before0008[name] = { up: (db: Kysely<any>) => module.up(db, dialect) };
-      }
-      const { error } = await new Migrator({ db: handle.db, provider: { getMigrations: async () => before0008 } }).migrateToLatest();
-      expect(error).toBeUndefined();
-
-      const old = handle.db as unknown as Kysely<any>;
+      const old = await migrateBefore(handle, dialect, "0008");
       const now = Date.now();
       const minutesAgo = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
       await old

@@ -111,10 +111,10 @@ describe.each(testDialects)("members on %s", (dialect) => {
 
   it("lists the members by name with their roles", async () => {
     expect(await listMembers(db, workspaceId)).toEqual([
-      { userId: admin, name: "Adam Admin", email: "adam@example.com", role: "admin", created_at: start.toISOString() },
-      { userId: member, name: "Mia Member", email: "mia@example.com", role: "member", created_at: start.toISOString() },
-      { userId: owner, name: "Olivia Owner", email: "olivia@example.com", role: "owner", created_at: start.toISOString() },
-      { userId: viewer, name: "Victor Viewer", email: "victor@example.com", role: "viewer", created_at: start.toISOString() },
+      { userId: admin, name: "Adam Admin", email: "adam@example.com", handle: "adam", role: "admin", created_at: start.toISOString() },
+      { userId: member, name: "Mia Member", email: "mia@example.com", handle: "mia", role: "member", created_at: start.toISOString() },
+      { userId: owner, name: "Olivia Owner", email: "olivia@example.com", handle: "olivia", role: "owner", created_at: start.toISOString() },
+      { userId: viewer, name: "Victor Viewer", email: "victor@example.com", handle: "victor", role: "viewer", created_at: start.toISOString() },
     ]);
     expect(await memberCount(db, workspaceId)).toBe(4);
   });

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
-import { type ReceivedMail, startTestSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { type ReceivedMail, resetMailbox, startTestSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 const publicUrl = "https://cairn.example.test";
 const oldPassword = "correct horse battery";
@@ -46,15 +46,7 @@ describe.each(testDialects)("password reset over HTTP on %s", (dialect) => {
   });
 
   // Each test starts with the outbox empty (the mails of the one before sent) and no mail received.
-  beforeEach(async () => {
-    smtp.refuseRecipients(null);
-    const deadline = Date.now() + 20_000;
-    while ((await handle.db.selectFrom("jobs").select("id").where("done_at", "is", null).where("failed_at", "is", null).execute()).length) {
-      if (Date.now() > deadline) throw new Error("The outbox did not empty");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    smtp.received.length = 0;
-  });
+  beforeEach(() => resetMailbox(smtp, handle.db));
 
   const signIn = async (email: string, password: string) => {
     const client = new BrowserlessClient(server.url);

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import type { Database } from "~/db/database.server";
 
 export type ReceivedMail = ParsedMail & { envelopeTo: string[] };
 
@@ -67,4 +68,18 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Starts a test from a quiet mailbox: mail accepted again, the outbox's due jobs all sent (the mails
+ * of the test before), and what arrived forgotten.
+ */
+export async function resetMailbox(smtp: TestSmtpServer, db: Database, timeoutMs = 30_000): Promise<void> {
+  smtp.refuseRecipients(null);
+  const deadline = Date.now() + timeoutMs;
+  while ((await db.selectFrom("jobs").select("id").where("done_at", "is", null).where("failed_at", "is", null).execute()).length) {
+    if (Date.now() > deadline) throw new Error("The outbox did not empty");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  smtp.received.length = 0;
 }

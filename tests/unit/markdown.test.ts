@@ -185,3 +185,24 @@ describe("renderMarkdown", () => {
     expect(renderWith("WEB-5", { workspaceSlug: "beta-team", projectKeys: new Set() })).toBe("<p>WEB-5</p>\n");
   });
 });
+
+describe("@mentions", () => {
+  const people = new Map([
+    ["ada", { id: 7, name: "Ada <Lovelace>" }],
+    ["grace-h", { id: 9, name: "Grace" }],
+  ]);
+  const render = (source: string) => renderWith(source, { ...acme, people, mentionHref: (person) => `/w/acme/p/WEB/issues?assignee=${person.id}` });
+
+  it("links a member's handle, whatever its case, with their name as its title", () => {
+    expect(render("Ask @Ada and @grace-h.")).toBe(
+      '<p>Ask <a href="/w/acme/p/WEB/issues?assignee=7" title="Ada &lt;Lovelace&gt;" class="mention" rel="noopener noreferrer nofollow">@Ada</a> and ' +
+        '<a href="/w/acme/p/WEB/issues?assignee=9" title="Grace" class="mention" rel="noopener noreferrer nofollow">@grace-h</a>.</p>\n',
+    );
+  });
+
+  it("leaves unknown handles, emails, code and links alone, and WEB-1 beside a mention still links", () => {
+    expect(render("@nobody ada@example.com `@ada`")).not.toContain('class="mention"');
+    expect(render("[@ada](https://example.com)")).not.toContain('class="mention"');
+    expect(hrefs(render("@ada WEB-1"))).toEqual(["/w/acme/p/WEB/issues?assignee=7", "/w/acme/p/WEB/issues/1"]);
+  });
+});

@@ -3,7 +3,7 @@
  * minutes read as one line; comments, other people and later changes start new ones.
  */
 import { describe, expect, it } from "vitest";
-import { type Change, describeChanges, groupTimeline } from "~/issues/timeline";
+import { type Change, describeChanges, groupTimeline, namedChange } from "~/issues/timeline";
 
 const start = Date.parse("2026-03-01T10:00:00Z");
 const minutes = (n: number) => new Date(start + n * 60_000).toISOString();
@@ -76,5 +76,30 @@ describe("describeChanges", () => {
         change(1, 0, "due_date", null, "2026-03-15"),
       ]),
     ).toBe("changed the status from Todo to Done and the priority from Low to High, assigned it to Ada and set the due date to 2026-03-15");
+  });
+});
+
+describe("namedChange", () => {
+  const labels = new Map([
+    [3, "Bug"],
+    [7, "Frontend"],
+  ]);
+  const named = (kind: string, from: string | null, to: string | null) => {
+    const { from: f, to: t } = namedChange(change(1, 0, kind, from, to), labels);
+    return [f, t];
+  };
+
+  it("names status and priority keys and label ids, sorted, a deleted label as such", () => {
+    expect(named("status", "in_progress", "done")).toEqual(["In progress", "Done"]);
+    expect(named("priority", "none", "urgent")).toEqual(["No priority", "Urgent"]);
+    expect(named("labels", "[7,3]", "[3,9]")).toEqual(["Bug, Frontend", "Bug, a deleted label"]);
+    expect(named("labels", "[8,9]", null)).toEqual(["2 deleted labels", null]);
+    expect(named("labels", "[]", "[3]")).toEqual([null, "Bug"]);
+  });
+
+  it("keeps values that are no key or id (rows written before they were) as written", () => {
+    expect(named("labels", "Bug, [WIP]", "[WIP]")).toEqual(["Bug, [WIP]", "[WIP]"]);
+    expect(named("status", "Someday", null)).toEqual(["Someday", null]);
+    expect(named("title", "Old", "New")).toEqual(["Old", "New"]);
   });
 });

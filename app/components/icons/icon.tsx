@@ -37,6 +37,7 @@ export const CircleUser = icon("circle-user");
 export const Download = icon("download");
 export const FileText = icon("file-text");
 export const Gauge = icon("gauge");
+export const Inbox = icon("inbox");
 export const Kanban = icon("kanban");
 export const List = icon("list");
 export const ListFilter = icon("list-filter");

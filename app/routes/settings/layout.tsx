@@ -22,6 +22,7 @@ export default function AccountSettings() {
             label="Account settings"
             tabs={[
               { to: "/settings", label: "Profile", end: true },
+              { to: "/settings/notifications", label: "Notifications" },
               { to: "/settings/password", label: "Password" },
               { to: "/settings/sessions", label: "Sessions" },
             ]}

@@ -1,4 +1,4 @@
-import { ChevronDown, CircleUser, Plus, Search, Settings } from "~/components/icons/icon";
+import { ChevronDown, CircleUser, Inbox, Plus, Search, Settings } from "~/components/icons/icon";
 import { data, Form, Link, Outlet, redirect } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
 import { requireWorkspace, requireWorkspaceContext } from "~/auth/authorization.server";
@@ -26,6 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
     projects: context.projects.filter((p) => !p.archived_at).map(link),
     archivedProjects: context.projects.filter((p) => p.archived_at).map(link),
     otherWorkspaces: context.workspaces.filter((w) => w.id !== workspace.id).map(({ slug, name }) => ({ slug, name })),
+    unread: context.unread,
   };
 }
 
@@ -44,7 +45,7 @@ export async function action(args: Route.ActionArgs) {
 export const handle = appShellHandle;
 
 export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
-  const { workspace, canCreateProjects, projects, archivedProjects, otherWorkspaces } = loaderData;
+  const { workspace, canCreateProjects, projects, archivedProjects, otherWorkspaces, unread } = loaderData;
   const base = `/w/${workspace.slug}`;
   return (
     <AppShell
@@ -70,6 +71,15 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
           <nav aria-label="Workspace" className="px-2">
             <SidebarLink to={base} end>
               <CircleUser size={14} aria-hidden="true" /> My issues
+            </SidebarLink>
+            <SidebarLink to={`${base}/inbox`}>
+              <Inbox size={14} aria-hidden="true" /> <span className="item-label">Inbox</span>
+              {unread ? (
+                <span className="side-count">
+                  {unread > 99 ? "99+" : unread}
+                  <span className="sr-only"> unread</span>
+                </span>
+              ) : null}
             </SidebarLink>
           </nav>
           <nav aria-label="Projects" className="mt-4 flex-1 px-2">

@@ -72,12 +72,14 @@ export async function action(args: Route.ActionArgs) {
   const submission = await parseForm(args.request, moveSchema);
   if (submission.status !== "success") return data({ refusal: "That move was not valid." }, { status: 400 });
   const { returnTo, ...move } = submission.value;
-  const moved = await moveIssue(args.context.get(appContext).db, {
+  const { db, config } = args.context.get(appContext);
+  const moved = await moveIssue(db, {
     ...move,
     filters: parseIssueFilters(args.url.searchParams),
     project,
     actorId: user.id,
     now: new Date(),
+    mail: config.mail,
   });
   if (!moved.ok) throw data(moved.message, { status: moved.status });
   return returnTo === undefined ? null : redirect(safeRedirect(returnTo, args.url.pathname + args.url.search));

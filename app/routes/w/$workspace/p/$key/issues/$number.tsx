@@ -21,7 +21,10 @@ import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { renderMarkdown } from "~/issues/markdown.server";
-import { describeChanges, groupTimeline } from "~/issues/timeline";
+import { describeChanges, groupTimeline, namedChange } from "~/issues/timeline";
+import { markIssueRead } from "~/notifications/notifications.server";
+import { MentionSuggestions } from "~/components/mention-suggestions";
+import type { MentionCandidate } from "~/components/mention-query";
 import { listLabels } from "~/labels/labels.server";
 import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
@@ -39,8 +42,16 @@ async function loadIssue(args: Route.ActionArgs, permission: "workspace:read" | 
   return { ...access, issue };
 }
 
-/** How this workspace's Markdown links `WEB-42`: to the issue, when WEB is one of its projects. */
-const markdownOptions = (workspaceSlug: string, projects: { key: string }[]) => ({ workspaceSlug, projectKeys: new Set(projects.map((p) => p.key)) });
+/**
+ * How this workspace's Markdown links `WEB-42` (to the issue, when WEB is one of its projects) and
+ * `@ada` (to the issues assigned to Ada in this project, when she is a member).
+ */
+const markdownOptions = (workspaceSlug: string, projectKey: string, projects: { key: string }[], members: { userId: number; name: string; handle: string }[]) => ({
+  workspaceSlug,
+  projectKeys: new Set(projects.map((p) => p.key)),
+  people: new Map(members.map((m) => [m.handle, { id: m.userId, name: m.name }])),
+  mentionHref: (person: { id: number }) => `/w/${encodeURIComponent(workspaceSlug)}/p/${projectKey}/issues?assignee=${person.id}`,
+});
 
 /** An activity line as the page shows it: who, what (one sentence), the icon of its first change, when. */
 export type ActivityItem = { type: "changes"; id: number; who: string | null; kind: string; text: string; dates?: string[]; at: string };
@@ -73,10 +84,14 @@ export async function loader(args: Route.LoaderArgs) {
     listProjects(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
-  const { issue, timeline, watching } = found;
-  const markdown = markdownOptions(workspace.slug, projects);
+  const { issue, timeline, watching, unread } = found;
+  // Opening the issue reads its notification.
+  if (unread) await markIssueRead(db, { userId: user.id, issueId: issue.id, now: new Date() });
+  const markdown = markdownOptions(workspace.slug, project.key, projects, members);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
-  const items = groupTimeline(timeline).map((item): ActivityItem | CommentItem => {
+  const labelNames = new Map(labels.map((label) => [label.id, label.name]));
+  const named = timeline.map((entry) => (entry.type === "activity" ? namedChange(entry, labelNames) : entry));
+  const items = groupTimeline(named).map((item): ActivityItem | CommentItem => {
     if (item.type === "changes") {
       const dates = item.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
       return {
@@ -117,6 +132,8 @@ export async function loader(args: Route.LoaderArgs) {
     timeline: items,
     members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
     labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
+    // Whom `@` offers while writing: everyone who can see the workspace.
+    mentionable: writable ? members.map((m) => ({ handle: m.handle, name: m.name })) : [],
     meId: user.id,
     watching,
     writable,
@@ -128,7 +145,8 @@ export async function loader(args: Route.LoaderArgs) {
 const transientParams = ["edit", "confirm"];
 
 export async function action(args: Route.ActionArgs) {
-  const { db } = args.context.get(appContext);
+  const { db, config } = args.context.get(appContext);
+  const { mail } = config;
   const submission = await parseForm(args.request, issueActionSchema, {
     keepEmptyValues: true,
   });
@@ -150,7 +168,8 @@ export async function action(args: Route.ActionArgs) {
   }
   if (form.intent === "preview" || form.intent === "write") {
     if (form.intent === "write") return submission.reply();
-    const markdown = markdownOptions(workspace.slug, await listProjects(db, workspace.id));
+    const [projects, members] = await Promise.all([listProjects(db, workspace.id), listMembers(db, workspace.id)]);
+    const markdown = markdownOptions(workspace.slug, project.key, projects, members);
     return {
       ...submission.reply(),
       previewHtml: renderMarkdown(form.description, markdown),
@@ -176,6 +195,7 @@ export async function action(args: Route.ActionArgs) {
       version: form.version,
       changes,
       now,
+      mail,
     });
     if ("conflict" in saved)
       return data(submission.reply({ formErrors: [conflictMessage(saved)] }), {
@@ -193,6 +213,7 @@ export async function action(args: Route.ActionArgs) {
           authorId: user.id,
           body: form.body,
           now,
+          mail,
         })
       : form.intent === "edit-comment"
       ? await editComment(db, {
@@ -202,6 +223,7 @@ export async function action(args: Route.ActionArgs) {
           actorId: user.id,
           body: form.body,
           now,
+          mail,
         })
       : await deleteComment(db, {
           project,
@@ -341,6 +363,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               <IssueEditor
                 key={edit.key}
                 edit={edit}
+                mentionable={loaderData.mentionable}
                 serverPreview={lastIntent === "preview" ? result?.previewHtml : undefined}
                 cancelHref={here}
                 onCancel={() => setEditing(false)}
@@ -445,7 +468,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </ol>
             {writable ? (
-              <CommentForm lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
+              <CommentForm mentionable={loaderData.mentionable} lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
             ) : null}
           </section>
         </div>
@@ -538,27 +561,32 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body?: s
   );
 }
 
-function CommentForm({ lastResult }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"] }) {
+function CommentForm({ lastResult, mentionable }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"]; mentionable: MentionCandidate[] }) {
   const [form, fields] = useRouteForm<{ body: string }>({
     id: "comment",
     lastResult,
   });
+  const textarea = useRef<HTMLTextAreaElement>(null);
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-2">
       <label htmlFor={fields.body.id} className="sr-only">
         Comment
       </label>
-      <textarea
-        id={fields.body.id}
-        name={fields.body.name}
-        key={fields.body.key}
-        defaultValue={fields.body.initialValue}
-        placeholder="Leave a comment…"
-        aria-invalid={fields.body.errors ? true : undefined}
-        aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
-        rows={3}
-        className="textarea"
-      />
+      <div className="relative">
+        <textarea
+          id={fields.body.id}
+          name={fields.body.name}
+          key={fields.body.key}
+          ref={textarea}
+          defaultValue={fields.body.initialValue}
+          placeholder="Leave a comment… (@ mentions someone)"
+          aria-invalid={fields.body.errors ? true : undefined}
+          aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
+          rows={3}
+          className="textarea"
+        />
+        <MentionSuggestions textarea={textarea} members={mentionable} />
+      </div>
       {fields.body.errors ? (
         <p id={fields.body.errorId} className="field-error">
           {fields.body.errors.join(" ")}

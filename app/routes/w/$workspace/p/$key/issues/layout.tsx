@@ -67,7 +67,7 @@ export async function action(args: Route.ActionArgs) {
       : change.intent === "priority"
         ? { priority: change.priority }
         : { assigneeId: change.assigneeId === "" ? null : change.assigneeId };
-  const saved = await updateIssue(db, { project, issueId: change.issueId, actorId: user.id, version: change.version, changes, now: new Date() });
+  const saved = await updateIssue(db, { project, issueId: change.issueId, actorId: user.id, version: change.version, changes, now: new Date(), mail: args.context.get(appContext).config.mail });
   // Shown above the list, which names the issue: the reloaded list may no longer have its row.
   const refuse = (message: string, status: number) => data({ refusal: `${issueKey(project.key, issue.number)}: ${message}` }, { status });
   if ("conflict" in saved) return refuse(conflictMessage(saved), 409);

@@ -29,11 +29,13 @@ export async function action(args: Route.ActionArgs) {
   const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { assigneeId, dueDate, ...fields } = submission.value;
-  const created = await createIssue(args.context.get(appContext).db, {
+  const { db, config } = args.context.get(appContext);
+  const created = await createIssue(db, {
     project,
     reporterId: user.id,
     fields: { ...fields, assigneeId: assigneeId === "" ? null : assigneeId, dueDate: dueDate || null },
     now: new Date(),
+    mail: config.mail,
   });
   if ("field" in created) return data(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: 400 });
   return redirect(`/w/${workspace.slug}/p/${project.key}/issues/${created.number}`);

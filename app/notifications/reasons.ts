@@ -1,0 +1,16 @@
+import type { NotificationReason } from "~/db/schema";
+
+/** What the actor did, after their name, as the inbox and the mail say it. */
+export const reasonPhrases: Record<NotificationReason, string> = {
+  assigned: "assigned you",
+  mentioned: "mentioned you",
+  commented: "commented",
+  status: "changed the status",
+  reassigned: "changed the assignee",
+};
+
+/** Which reason an inbox row keeps when one change gives a person several: the most direct. */
+export const reasonRank: Record<NotificationReason, number> = { assigned: 5, mentioned: 4, commented: 3, status: 2, reassigned: 1 };
+
+/** The reasons that `direct` mail preference mails. */
+export const directReasons: ReadonlySet<NotificationReason> = new Set(["assigned", "mentioned"]);
