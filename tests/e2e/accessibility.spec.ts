@@ -100,6 +100,8 @@ for (const colorScheme of ["light", "dark"] as const) {
         await expect(p.getByRole("region", { name: "Assigned to me", exact: true }).getByRole("link", { name: "Login button does nothing" })).toBeVisible();
       });
       await check("New issue", `${base}/issues/new`, async (p) => expect(p.getByRole("heading", { level: 2, name: "New issue" })).toBeVisible());
+      await check("Inbox", `/w/${slug}/inbox`, async (p) => expect(p.getByRole("heading", { level: 1, name: "Inbox" })).toBeVisible());
+      await check("Notification settings", "/settings/notifications", async (p) => expect(p.getByRole("radio", { name: /Everything/ })).toBeVisible());
 
       if (javaScriptEnabled) {
         // The keyboard shortcuts' dialog, open.
@@ -110,6 +112,14 @@ for (const colorScheme of ["light", "dark"] as const) {
         const found = await scan(page, "Keyboard shortcuts dialog");
         findings.push(...found);
         expect(found, `axe on the shortcuts dialog, ${colorScheme}:\n${describeFindings(found)}`).toEqual([]);
+
+        // The @mention suggestions, open under the comment box.
+        await open(page, javaScriptEnabled, new URL(detailUrl).pathname);
+        await page.getByLabel("Comment", { exact: true }).pressSequentially("Thanks @Al");
+        await expect(page.getByRole("listbox", { name: "People to mention" }).getByRole("option")).toHaveCount(1);
+        const mentions = await scan(page, "Mention suggestions");
+        findings.push(...mentions);
+        expect(mentions, `axe on the mention suggestions, ${colorScheme}:\n${describeFindings(mentions)}`).toEqual([]);
       }
 
       await mirror?.close();
