@@ -5,7 +5,8 @@ type Open = { mention: { start: number; query: string }; matches: MentionCandida
 
 /**
  * `@mention` suggestions for a textarea: a listbox under it (the caller wraps both in a `relative`
- * element), the textarea a combobox. Only a browser enhancement: nothing renders on the server.
+ * element) whose active option the textarea points to. Only a browser enhancement: nothing renders
+ * on the server.
  */
 export function MentionSuggestions({ textarea, members }: { textarea: RefObject<HTMLTextAreaElement | null>; members: MentionCandidate[] }) {
   const listId = useId();
@@ -82,16 +83,16 @@ export function MentionSuggestions({ textarea, members }: { textarea: RefObject<
     };
   }, [el, enabled]);
 
+  // The textarea stays a textbox (a combobox role would hide that it is a multi-line text field):
+  // a textbox may say that it suggests (`aria-autocomplete`) and which suggestion is active.
   useEffect(() => {
     if (!el || !enabled) return;
-    el.setAttribute("role", "combobox");
     el.setAttribute("aria-autocomplete", "list");
-    return () => ["role", "aria-autocomplete", "aria-expanded", "aria-controls", "aria-activedescendant"].forEach((name) => el.removeAttribute(name));
+    return () => ["aria-autocomplete", "aria-controls", "aria-activedescendant"].forEach((name) => el.removeAttribute(name));
   }, [el, enabled]);
 
   useEffect(() => {
     if (!el || !enabled) return;
-    el.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) {
       el.setAttribute("aria-controls", listId);
       el.setAttribute("aria-activedescendant", optionId(open.active));
