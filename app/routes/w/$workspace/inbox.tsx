@@ -93,7 +93,7 @@ function InboxItem({ row, slug, markedRead }: { row: InboxRow; slug: string; mar
       <span aria-hidden="true" className="inbox-dot" />
       <StatusIcon status={row.issue.status} />
       <Link to={`/w/${slug}/p/${row.issue.projectKey}/issues/${row.issue.number}`} className="min-w-0 flex-1">
-        <span className="block truncate">
+        <span className="line-clamp-2">
           <span className="inbox-key">{key}</span>
           <span className={read ? "" : "font-semibold"}>{row.issue.title}</span>
           {read ? null : <span className="sr-only"> (unread)</span>}
