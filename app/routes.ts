@@ -13,6 +13,7 @@ export default [
     route("notifications", "routes/settings/notifications.tsx"),
     route("password", "routes/settings/password.tsx"),
     route("sessions", "routes/settings/sessions.tsx"),
+    route("tokens", "routes/settings/tokens.tsx"),
   ]),
   route("w/new", "routes/w/new.tsx"),
   route("w/:workspace", "routes/w/$workspace/layout.tsx", [

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { emailField, newPasswordField, userNameField } from "~/forms/fields.server";
+import { apiTokenScopes } from "~/db/schema";
+import { emailField, idField, newPasswordField, singleLineText, userNameField } from "~/forms/fields.server";
 import { handleField } from "./handles.server";
 import { passwordProblem } from "./password.server";
 import { timeZoneField } from "./time-zones.server";
@@ -63,3 +64,18 @@ export type ForgotPasswordForm = z.input<typeof forgotPasswordSchema>;
 /** The new password's rules need the account's email: the route checks them with `passwordProblem`. */
 export const resetPasswordSchema = z.object({ password: newPasswordField });
 export type ResetPasswordForm = z.input<typeof resetPasswordSchema>;
+
+/** `/settings/tokens`: a new token (`expiresInDays` 30, 90, 365, or empty for never), or revoking one. */
+export const apiTokensSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("create"),
+    name: singleLineText({ empty: "Name the token: what will use it?", max: 80 }),
+    scope: z.enum(apiTokenScopes, { error: "Choose read or write." }),
+    expiresInDays: z
+      .enum(["30", "90", "365", ""], { error: "Choose when it expires." })
+      .default("")
+      .transform((days) => (days === "" ? null : Number(days))),
+  }),
+  z.object({ intent: z.literal("revoke"), tokenId: idField }),
+]);
+export type NewApiTokenForm = { name: string; scope: string; expiresInDays: string };

@@ -24,6 +24,26 @@ export interface DB {
   watches: WatchesTable;
   events: EventsTable;
   notifications: NotificationsTable;
+  api_tokens: ApiTokensTable;
+}
+
+export const apiTokenScopes = ["read", "write"] as const;
+/** What an API token may do: read, or read and write (within its user's roles). */
+export type ApiTokenScope = (typeof apiTokenScopes)[number];
+
+/** A personal access token (migrations/0017): `cairn_pat_…`, stored hashed. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  scope: ApiTokenScope;
+  /** SHA-256 of the token. */
+  token_hash: string;
+  /** Null: it never expires. */
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
 }
 
 /** A change to an issue as a typed domain event (migrations/0016, app/issues/issue-events.server.ts). */

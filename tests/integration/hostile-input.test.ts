@@ -257,7 +257,7 @@ function formsOf(site: Site): FormTarget[] {
   const w = `/w/${site.slug}`;
   const p = `${w}/p/${site.key}`;
   const issue = `${p}/issues/${site.issueNumber}`;
-  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId"];
+  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId", "tokenId"];
   const owner = (path: string, fields: Record<string, string>): FormTarget => ({ path, as: "owner", fields, numeric: ids });
   return [
     { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
@@ -321,6 +321,8 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${w}/inbox`, { intent: "unread", notificationId: "2147483647" }),
     owner(`${w}/inbox`, { intent: "read-all" }),
     owner("/settings/notifications", { email: "all" }),
+    owner("/settings/tokens", { intent: "create", name: "CI", scope: "read", expiresInDays: "30" }),
+    owner("/settings/tokens", { intent: "revoke", tokenId: "2147483647" }),
   ];
 }
 

@@ -25,6 +25,7 @@ export default function AccountSettings() {
               { to: "/settings/notifications", label: "Notifications" },
               { to: "/settings/password", label: "Password" },
               { to: "/settings/sessions", label: "Sessions" },
+              { to: "/settings/tokens", label: "API tokens" },
             ]}
           />
         }

@@ -1,0 +1,149 @@
+/**
+ * Personal access tokens (issue 15) on every database: their form, what is stored, revoking and
+ * expiry, and /settings/tokens over HTTP (shown once, only one's own revoked).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiTokenPrefix, authenticateApiToken, createApiToken, listApiTokens, maxApiTokensPerUser, revokeApiToken } from "~/auth/api-tokens.server";
+import { hashToken } from "~/auth/tokens.server";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { BrowserlessClient } from "../support/browserless-client";
+import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { type RunningServer, startServer } from "../support/server";
+import { insertUser } from "../support/users";
+
+const t0 = new Date(Date.UTC(2026, 10, 24, 9, 0));
+const later = (ms: number) => new Date(t0.getTime() + ms);
+const day = 86_400_000;
+
+describe.each(testDialects)("API tokens on %s", (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let db: Database;
+  let ada: number;
+  let grace: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    handle = database.open();
+    await migrateToLatest(handle);
+    db = handle.db;
+  });
+
+  afterAll(async () => {
+    await handle?.db.destroy();
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    await db.deleteFrom("api_tokens").execute();
+    await db.deleteFrom("users").execute();
+    ada = await insertUser(db, { name: "Ada", at: t0 });
+    grace = await insertUser(db, { name: "Grace", at: t0 });
+  });
+
+  const make = async (userId = ada, options: { scope?: "read" | "write"; expiresInDays?: number | null; name?: string } = {}) => {
+    const created = await createApiToken(db, { userId, name: options.name ?? "CI", scope: options.scope ?? "read", expiresInDays: options.expiresInDays ?? null, now: t0 });
+    if (!created.ok) throw new Error(created.message);
+    return created;
+  };
+
+  it("makes cairn_pat_ and 40 base62 characters, keeps only its hash, and lists it without it", async () => {
+    const { id, token } = await make(ada, { scope: "write", expiresInDays: 30 });
+    expect(token).toMatch(new RegExp(`^${apiTokenPrefix}[0-9A-Za-z]{40}$`));
+    expect((await make()).token).not.toBe(token);
+    const row = await db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ user_id: ada, name: "CI", scope: "write", token_hash: hashToken(token), expires_at: later(30 * day).toISOString(), last_used_at: null, revoked_at: null });
+    expect(JSON.stringify(await listApiTokens(db, ada))).not.toContain(token);
+    expect((await listApiTokens(db, ada)).map((t) => t.id)).toContain(id);
+    expect(await listApiTokens(db, grace)).toEqual([]);
+  });
+
+  it("authenticates as its user and scope, records the last use to the minute, and refuses malformed, unknown, revoked and expired tokens", async () => {
+    const { id, token } = await make(ada, { scope: "write", expiresInDays: 30 });
+    expect(await authenticateApiToken(db, token, later(1000))).toEqual({ tokenId: id, userId: ada, scope: "write" });
+    const lastUse = async () => (await db.selectFrom("api_tokens").select("last_used_at").where("id", "=", id).executeTakeFirstOrThrow()).last_used_at;
+    expect(await lastUse()).toBe(later(1000).toISOString());
+    await authenticateApiToken(db, token, later(30_000));
+    expect(await lastUse()).toBe(later(1000).toISOString());
+    await authenticateApiToken(db, token, later(61_000));
+    expect(await lastUse()).toBe(later(61_000).toISOString());
+
+    for (const bad of ["", "Bearer", token.slice(0, -1), `${token}x`, token.replace(apiTokenPrefix, "cairn_xyz_"), `${apiTokenPrefix}${"a".repeat(40)}`]) {
+      expect(await authenticateApiToken(db, bad, later(2000)), bad).toBeUndefined();
+    }
+    expect(await authenticateApiToken(db, token, later(30 * day))).toBeUndefined();
+    const forever = await make(ada);
+    expect(await authenticateApiToken(db, forever.token, later(3650 * day))).toMatchObject({ userId: ada, scope: "read" });
+    expect(await revokeApiToken(db, { userId: grace, tokenId: forever.id, now: t0 })).toBe(false);
+    expect(await revokeApiToken(db, { userId: ada, tokenId: forever.id, now: t0 })).toBe(true);
+    expect(await revokeApiToken(db, { userId: ada, tokenId: forever.id, now: t0 })).toBe(false);
+    expect(await authenticateApiToken(db, forever.token, later(1000))).toBeUndefined();
+    expect((await listApiTokens(db, ada)).map((t) => t.id)).toEqual([id]);
+  });
+
+  it(`holds at most ${maxApiTokensPerUser} tokens a person; a revoked one makes room`, async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < maxApiTokensPerUser; i++) ids.push((await make(ada, { name: `token ${i}` })).id);
+    expect(await createApiToken(db, { userId: ada, name: "one more", scope: "read", expiresInDays: null, now: t0 })).toMatchObject({ ok: false, field: "name" });
+    expect((await make(grace)).token).toMatch(/^cairn_pat_/);
+    await revokeApiToken(db, { userId: ada, tokenId: ids[0]!, now: t0 });
+    expect((await make(ada, { name: "one more" })).token).toMatch(/^cairn_pat_/);
+  });
+});
+
+describe.each(testDialects)("/settings/tokens over HTTP on %s", (dialect) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let handle: DatabaseHandle;
+  const password = "correct horse battery";
+  const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    server = await startServer({ ...database.env });
+    handle = database.open();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await handle?.db.destroy();
+    await database?.drop();
+  });
+
+  it("shows a new token once, lists it, revokes only one's own, and refuses odd input", async () => {
+    const ada = new BrowserlessClient(server.url);
+    expect((await ada.post("/signup", { name: "Ada", email: "ada@example.com", password })).status).toBe(302);
+    expect(await text(await ada.get("/settings/tokens"))).toContain("No tokens yet.");
+
+    const made = await ada.post("/settings/tokens", { intent: "create", name: "CI", scope: "write", expiresInDays: "90" });
+    expect(made.status).toBe(200);
+    const page = await text(made);
+    const token = /value="(cairn_pat_[0-9A-Za-z]{40})"/.exec(page)?.[1];
+    expect(token).toBeDefined();
+    expect(page).toContain("Copy it now: it is not shown again.");
+    const listed = await text(await ada.get("/settings/tokens"));
+    expect(listed).toContain("CI");
+    expect(listed).not.toContain(token!);
+    expect(listed).toContain("never used");
+
+    for (const odd of [
+      { intent: "create", name: "", scope: "read", expiresInDays: "" },
+      { intent: "create", name: "X", scope: "admin", expiresInDays: "" },
+      { intent: "create", name: "X", scope: "read", expiresInDays: "7" },
+      { intent: "revoke", tokenId: "abc" },
+      { intent: "delete" },
+    ]) {
+      expect((await ada.post("/settings/tokens", odd)).status, JSON.stringify(odd)).toBe(400);
+    }
+
+    const { id } = await handle.db.selectFrom("api_tokens").select("id").executeTakeFirstOrThrow();
+    const grace = new BrowserlessClient(server.url);
+    expect((await grace.post("/signup", { name: "Grace", email: "grace@example.com", password })).status).toBe(302);
+    expect((await grace.post("/settings/tokens", { intent: "revoke", tokenId: String(id) })).status).toBe(404);
+    const revoked = await ada.post("/settings/tokens", { intent: "revoke", tokenId: String(id) });
+    expect(revoked.status).toBe(302);
+    expect(await text(await ada.get("/settings/tokens"))).toContain("No tokens yet.");
+    expect((await new BrowserlessClient(server.url).get("/settings/tokens")).status).toBe(302);
+  });
+});
