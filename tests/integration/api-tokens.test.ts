@@ -127,13 +127,14 @@ describe.each(testDialects)("/settings/tokens over HTTP on %s", (dialect) => {
     expect(listed).not.toContain(token!);
     expect(listed).toContain("never used");
 
-    for (const odd of [
+    const oddForms: Record<string, string>[] = [
       { intent: "create", name: "", scope: "read", expiresInDays: "" },
       { intent: "create", name: "X", scope: "admin", expiresInDays: "" },
       { intent: "create", name: "X", scope: "read", expiresInDays: "7" },
       { intent: "revoke", tokenId: "abc" },
       { intent: "delete" },
-    ]) {
+    ];
+    for (const odd of oddForms) {
       expect((await ada.post("/settings/tokens", odd)).status, JSON.stringify(odd)).toBe(400);
     }
 
