@@ -135,7 +135,8 @@ export function ContentHeader({
 export function ViewTabs({ label, tabs }: { label: string; tabs: { to: string; label: string; icon?: ReactNode; end?: boolean }[] }) {
   return (
     <nav aria-label={label}>
-      <ul className="flex items-center gap-1 text-sm">
+      {/* On a phone the tabs go on as many lines as they need, rather than widening the page. */}
+      <ul className="flex flex-wrap items-center gap-1 text-sm">
         {tabs.map((tab) => (
           <li key={tab.to}>
             <NavLink
