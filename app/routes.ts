@@ -36,6 +36,7 @@ export default [
       index("routes/w/$workspace/settings/index.tsx"),
       route("members", "routes/w/$workspace/settings/members.tsx"),
       route("labels", "routes/w/$workspace/settings/labels.tsx"),
+      route("webhooks", "routes/w/$workspace/settings/webhooks.tsx"),
     ]),
   ]),
   route("admin", "routes/admin/layout.tsx", [

@@ -22,6 +22,14 @@ export type Config = {
   publicUrl: string | undefined;
   /** How mail is sent; `undefined`: Cairn sends none. */
   mail: MailConfig | undefined;
+  webhooks: WebhookConfig;
+};
+
+export type WebhookConfig = {
+  /** Seconds to wait before each retry of a failed delivery; after the last one it has failed. */
+  retryDelaysSeconds: number[];
+  /** Deliver to loopback, private, link-local and metadata addresses too (tests, a LAN-only install). */
+  allowPrivate: boolean;
 };
 
 export type MailConfig = {
@@ -181,6 +189,25 @@ function redactPassword(raw: string): string {
   return raw.replace(/^([^:/]+:\/\/[^:@/]*:)[^@/]*@/, "$1***@");
 }
 
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h: the Standard Webhooks specification's example schedule. */
+export const defaultWebhookRetryDelays = [5, 300, 1800, 7200, 18000, 36000];
+
+/** WEBHOOK_RETRY_DELAYS: 1 to 20 comma-separated whole seconds, each at most a day. */
+export function parseWebhookRetryDelays(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === "") return defaultWebhookRetryDelays;
+  const parts = raw.split(",").map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^\d{1,6}$/.test(part) || Number(part) > 86_400)) {
+    invalid("WEBHOOK_RETRY_DELAYS", "1 to 20 comma-separated whole numbers of seconds, each at most 86400, such as 5,300,1800", raw);
+  }
+  return parts.map(Number);
+}
+
+function parseBoolean(variable: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  invalid(variable, "true or false", raw);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const publicUrl = parsePublicUrl(env.PUBLIC_URL);
   return {
@@ -196,5 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     otlp: parseOtlp(env),
     publicUrl,
     mail: parseMail(env, publicUrl),
+    webhooks: {
+      retryDelaysSeconds: parseWebhookRetryDelays(env.WEBHOOK_RETRY_DELAYS),
+      allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
+    },
   };
 }

@@ -25,6 +25,71 @@ export interface DB {
   events: EventsTable;
   notifications: NotificationsTable;
   api_tokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export const webhookEventTypes = ["issue.created", "issue.updated", "comment.created", "comment.updated", "comment.deleted"] as const;
+/** What a webhook may subscribe to (Cairn cannot delete issues, so there is no `issue.deleted`). */
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** A workspace's webhook (migrations/0018, app/webhooks/). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  workspace_id: number;
+  url: string;
+  /** The event types it wants, as a JSON array; empty: all of them. */
+  events: string;
+  /** `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
+  secret: string;
+  /** 1 on, 0 off. */
+  enabled: Generated<number>;
+  /** Why it is off: `manual`, or `failing` (turned off by Cairn after a day of failures). */
+  disabled_reason: "manual" | "failing" | null;
+  created_by: number | null;
+  /** The first failed attempt since the last success; null while it works. */
+  failing_since: string | null;
+  last_success_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const webhookDeliveryStatuses = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+
+/** One event to send to one webhook (migrations/0018): the webhooks' outbox and its log. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  issue_id: number;
+  event_id: number | null;
+  /** `webhook-id`: the same for every attempt and every redelivery of this event to this webhook. */
+  message_id: string;
+  type: WebhookEventType;
+  /** `{type, timestamp, data}` as JSON, made when the event happened (the issue's `url` is a path until sent). */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  /** Not before: when it was written, or when a failed attempt is retried. */
+  run_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  /** When it was delivered or failed for good. */
+  finished_at: string | null;
+  created_at: string;
+}
+
+/** One attempt at a delivery (migrations/0018): its answer or error, and how long it took. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  /** The receiver's HTTP status; null when there was none (refused, timed out, connection failed). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
 }
 
 export const apiTokenScopes = ["read", "write"] as const;
@@ -60,15 +125,19 @@ export interface EventsTable {
   created_at: string;
 }
 
-export const notificationReasons = ["assigned", "mentioned", "commented", "status", "reassigned"] as const;
+export const notificationReasons = ["assigned", "mentioned", "commented", "status", "reassigned", "webhook_disabled"] as const;
 export type NotificationReason = (typeof notificationReasons)[number];
 
-/** One person's inbox row for one issue (migrations/0016): its latest reason; unread until read_at. */
+/**
+ * One person's inbox row for one issue (migrations/0016): its latest reason; unread until read_at.
+ * A webhook's notice (`webhook_disabled`, migrations/0018) has a webhook and no issue.
+ */
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
   workspace_id: number;
-  issue_id: number;
+  issue_id: number | null;
+  webhook_id: number | null;
   reason: NotificationReason;
   actor_id: number | null;
   read_at: string | null;

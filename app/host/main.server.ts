@@ -9,6 +9,7 @@ import { withErrorDigests } from "~/errors/route-errors.server";
 import { createLogger } from "~/logging/logger.server";
 import { type JobRunner, startJobRunner } from "~/jobs/job-runner.server";
 import { createMailer } from "~/mail/mailer.server";
+import { createWebhookDispatcher } from "~/webhooks/dispatcher.server";
 import { createTelemetry } from "~/monitoring/otlp-export.server";
 import { demoPassword, parseSeedArguments, seedWorkspace } from "~/seed/seed.server";
 import { createHostApp } from "./app.server";
@@ -132,7 +133,15 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
     const applied = await migrateToLatest(database);
     sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, database, logger });
     // The outbox's jobs run once the schema is there; mail only when SMTP is configured.
-    jobRunner = startJobRunner({ database, logger, handlers: mailer ? { mail: (mail) => mailer.send(mail) } : {} });
+    // Webhook deliveries have an outbox of their own, run by the same loop (decision record 020).
+    jobRunner = startJobRunner({
+      database,
+      logger,
+      handlers: mailer ? { mail: (mail) => mailer.send(mail) } : {},
+      dispatchers: (instance) => [
+        createWebhookDispatcher({ database, logger, instance, ...config.webhooks, publicUrl: config.publicUrl }),
+      ],
+    });
     lifecycle.state = "ready";
     logger.info(
       {

@@ -4,6 +4,7 @@ import { notify, type NotificationMail } from "~/notifications/notifications.ser
 import { reasonRank } from "~/notifications/reasons";
 import type { IssueFields, ProjectScope } from "./issues.server";
 import { mentionedHandles, newlyMentioned } from "./mentions";
+import { enqueueWebhookDeliveries } from "~/webhooks/enqueue.server";
 import { watchIssue } from "./watching.server";
 
 /** Each changed field of an issue, its value before and after (labels as sorted ids). */
@@ -11,8 +12,8 @@ export type FieldChanges = { [F in keyof IssueFields]?: { from: IssueFields[F]; 
 
 /**
  * A change to an issue as the rest of Cairn hears of it: written with the change, in its
- * transaction, to `events` (for what comes next: webhooks, live updates), and turned into the
- * issue's activity, its watchers and its notifications here — the one place that does so.
+ * transaction, to `events` (for what comes next: live updates), to the webhooks' outbox, and turned
+ * into the issue's activity, its watchers and its notifications here — the one place that does so.
  */
 export type IssueEvent =
   | { type: "issue.created"; values: IssueFields & { number: number } }
@@ -129,14 +130,14 @@ async function watchersOf(trx: Trx, scope: EventScope): Promise<number[]> {
 }
 
 /**
- * Records an event of an issue write, inside its transaction: the event, its activity, who now
- * watches the issue, and who is notified (never the actor) — in the inbox, and by mail through the
+ * Records an event of an issue write, inside its transaction: the event, its webhook deliveries
+ * (decision record 020), its activity, who now watches the issue, and who is notified (never the actor) — in the inbox, and by mail through the
  * outbox when `scope.mail` is set.
  */
 export async function recordIssueEvent(trx: Trx, scope: EventScope, event: IssueEvent): Promise<void> {
   const now = scope.now.toISOString();
   const { type, ...payload } = event;
-  await trx
+  const { id: eventId } = await trx
     .insertInto("events")
     .values({
       workspace_id: scope.project.workspace_id,
@@ -147,7 +148,9 @@ export async function recordIssueEvent(trx: Trx, scope: EventScope, event: Issue
       payload: JSON.stringify(payload),
       created_at: now,
     })
-    .execute();
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await enqueueWebhookDeliveries(trx, { workspaceId: scope.project.workspace_id, issueId: scope.issueId, eventId, actorId: scope.actorId, now: scope.now }, event);
   const activity = activityOf(event);
   if (activity.length) {
     await trx

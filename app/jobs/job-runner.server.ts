@@ -19,6 +19,17 @@ export type JobRunnerOptions = {
   /** Jobs claimed at a time. */
   batch?: number;
   clock?: () => Date;
+  /**
+   * Outboxes of their own run by the same loop after the jobs (the webhooks' deliveries,
+   * decision record 020): each runs a batch (true when it was full) and prunes with the jobs.
+   */
+  dispatchers?: (instance: string) => Dispatcher[];
+};
+
+/** An outbox with its own table, run by the job runner's loop. */
+export type Dispatcher = {
+  run(clock: () => Date): Promise<boolean>;
+  prune(now: Date): Promise<number>;
 };
 
 export type JobRunner = {
@@ -46,6 +57,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
+  const dispatchers = options.dispatchers?.(instance) ?? [];
 
   async function runJob(job: ClaimedJob) {
     const handler = handlers[job.kind as JobKind] as (payload: unknown, job: ClaimedJob) => Promise<void>;
@@ -69,17 +81,25 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     if (now.getTime() - prunedAt >= hourMs) {
       prunedAt = now.getTime();
       await pruneJobs(database.db, now);
+      for (const dispatcher of dispatchers) await dispatcher.prune(now);
     }
-    if (!kinds.length) return false;
-    const jobs = await claimDueJobs(database, { instance, now, leaseMs, limit: batch, kinds });
-    for (const [index, job] of jobs.entries()) {
-      if (stopping) {
-        await releaseJobs(database.db, jobs.slice(index), instance);
-        break;
+    let full = false;
+    if (kinds.length) {
+      const jobs = await claimDueJobs(database, { instance, now, leaseMs, limit: batch, kinds });
+      for (const [index, job] of jobs.entries()) {
+        if (stopping) {
+          await releaseJobs(database.db, jobs.slice(index), instance);
+          break;
+        }
+        await runJob(job);
       }
-      await runJob(job);
+      full = jobs.length === batch;
     }
-    return jobs.length === batch;
+    for (const dispatcher of dispatchers) {
+      if (stopping) break;
+      if (await dispatcher.run(clock)) full = true;
+    }
+    return full;
   }
 
   function schedule(delayMs: number) {

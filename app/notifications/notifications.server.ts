@@ -116,8 +116,11 @@ export type InboxRow = {
   actorName: string | null;
   at: string;
   read: boolean;
-  issue: { number: number; title: string; status: Status; projectKey: string };
-};
+} & (
+  | { issue: { number: number; title: string; status: Status; projectKey: string }; webhook?: undefined }
+  /** A webhook Cairn turned off (reason `webhook_disabled`): no issue. */
+  | { issue?: undefined; webhook: { url: string } }
+);
 
 /** A person's inbox in a workspace, a page at a time: one row per issue, the latest first. */
 export async function listInbox(db: Database, inbox: { userId: number; workspaceId: number; page: number }) {
@@ -127,8 +130,9 @@ export async function listInbox(db: Database, inbox: { userId: number; workspace
     .where("notifications.workspace_id", "=", inbox.workspaceId);
   const [rows, counted] = await Promise.all([
     mine
-      .innerJoin("issues", "issues.id", "notifications.issue_id")
-      .innerJoin("projects", "projects.id", "issues.project_id")
+      .leftJoin("issues", "issues.id", "notifications.issue_id")
+      .leftJoin("projects", "projects.id", "issues.project_id")
+      .leftJoin("webhooks", "webhooks.id", "notifications.webhook_id")
       .leftJoin("users as actor", "actor.id", "notifications.actor_id")
       .select([
         "notifications.id",
@@ -139,6 +143,7 @@ export async function listInbox(db: Database, inbox: { userId: number; workspace
         "issues.title",
         "issues.status",
         "projects.key",
+        "webhooks.url as webhookUrl",
         "actor.name as actorName",
       ])
       .orderBy("notifications.updated_at", "desc")
@@ -150,16 +155,12 @@ export async function listInbox(db: Database, inbox: { userId: number; workspace
   ]);
   const total = Number(counted.total);
   return {
-    rows: rows.map(
-      (row): InboxRow => ({
-        id: row.id,
-        reason: row.reason,
-        actorName: row.actorName,
-        at: row.updated_at,
-        read: row.read_at !== null,
-        issue: { number: row.number, title: row.title, status: row.status, projectKey: row.key },
-      }),
-    ),
+    rows: rows.map((row): InboxRow => {
+      const common = { id: row.id, reason: row.reason, actorName: row.actorName, at: row.updated_at, read: row.read_at !== null };
+      return row.number === null
+        ? { ...common, webhook: { url: row.webhookUrl ?? "" } }
+        : { ...common, issue: { number: row.number, title: row.title!, status: row.status!, projectKey: row.key! } };
+    }),
     total,
     page: inbox.page,
     pageCount: Math.max(1, Math.ceil(total / inboxPageSize)),

@@ -12,6 +12,7 @@ const minimumRole = {
   "projects:manage": "admin",
   "labels:manage": "admin",
   "members:manage": "admin",
+  "webhooks:manage": "admin",
   "owners:manage": "owner",
   "workspace:manage": "owner",
 } as const satisfies Record<string, Role>;

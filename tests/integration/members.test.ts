@@ -31,6 +31,7 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
     "projects:manage": ["admin", "owner"],
     "labels:manage": ["admin", "owner"],
     "members:manage": ["admin", "owner"],
+    "webhooks:manage": ["admin", "owner"],
     "owners:manage": ["owner"],
     "workspace:manage": ["owner"],
   };

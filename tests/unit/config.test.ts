@@ -17,7 +17,22 @@ describe("loadConfig", () => {
       otlp: undefined,
       publicUrl: undefined,
       mail: undefined,
+      webhooks: { retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000], allowPrivate: false },
     });
+  });
+
+  it("reads WEBHOOK_RETRY_DELAYS as comma-separated seconds and WEBHOOK_ALLOW_PRIVATE as true or false", () => {
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: "1,1,1" }).webhooks.retryDelaysSeconds).toEqual([1, 1, 1]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: " 5, 60 ,3600" }).webhooks.retryDelaysSeconds).toEqual([5, 60, 3600]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: "0" }).webhooks.retryDelaysSeconds).toEqual([0]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: "" }).webhooks.retryDelaysSeconds).toEqual([5, 300, 1800, 7200, 18000, 36000]);
+    for (const bad of ["1,,2", "-1", "1.5", "abc", "5s", "1,2,", "86401", "1e3", "0x10", Array(21).fill("1").join(",")]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: bad }), bad).toThrow("WEBHOOK_RETRY_DELAYS must be");
+    }
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "false" }).webhooks.allowPrivate).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow("WEBHOOK_ALLOW_PRIVATE must be true or false");
   });
 
   it("sends mail only with SMTP_URL, which needs PUBLIC_URL for its links, and names a sender", () => {

@@ -2,7 +2,7 @@ import { data, Link, redirect, useFetcher } from "react-router";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { ContentHeader, pageTitle, secondaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { Inbox as InboxIcon } from "~/components/icons/icon";
+import { Inbox as InboxIcon, Unplug } from "~/components/icons/icon";
 import { StatusIcon } from "~/components/icons/status-icon";
 import { Pager } from "~/components/pager";
 import { RelativeTime } from "~/components/time";
@@ -87,21 +87,39 @@ function InboxItem({ row, slug, markedRead }: { row: InboxRow; slug: string; mar
   const fetcher = useFetcher({ key: `inbox-${row.id}` });
   const pending = fetcher.formData?.get("intent");
   const read = markedRead || (pending ? pending === "read" : row.read);
-  const key = issueKey(row.issue.projectKey, row.issue.number);
+  const key = row.issue ? issueKey(row.issue.projectKey, row.issue.number) : "webhook notice";
   return (
     <li className="inbox-row" data-unread={read ? undefined : ""}>
       <span aria-hidden="true" className="inbox-dot" />
-      <StatusIcon status={row.issue.status} />
-      <Link to={`/w/${slug}/p/${row.issue.projectKey}/issues/${row.issue.number}`} className="min-w-0 flex-1">
-        <span className="line-clamp-2">
-          <span className="inbox-key">{key}</span>
-          <span className={read ? "" : "font-semibold"}>{row.issue.title}</span>
-          {read ? null : <span className="sr-only"> (unread)</span>}
-        </span>
-        <span className="block truncate text-[13px] text-zinc-600 dark:text-zinc-400">
-          {row.actorName ?? "Someone"} {reasonPhrases[row.reason]} <span aria-hidden="true">·</span> <RelativeTime at={row.at} />
-        </span>
-      </Link>
+      {row.issue ? (
+        <>
+          <StatusIcon status={row.issue.status} />
+          <Link to={`/w/${slug}/p/${row.issue.projectKey}/issues/${row.issue.number}`} className="min-w-0 flex-1">
+            <span className="line-clamp-2">
+              <span className="inbox-key">{key}</span>
+              <span className={read ? "" : "font-semibold"}>{row.issue.title}</span>
+              {read ? null : <span className="sr-only"> (unread)</span>}
+            </span>
+            <span className="block truncate text-[13px] text-zinc-600 dark:text-zinc-400">
+              {row.actorName ?? "Someone"} {reasonPhrases[row.reason]} <span aria-hidden="true">·</span> <RelativeTime at={row.at} />
+            </span>
+          </Link>
+        </>
+      ) : (
+        <>
+          <Unplug size={14} aria-hidden="true" className="shrink-0 text-zinc-500" />
+          {/* A webhook Cairn turned off: its creator is told, and led to the webhooks page. */}
+          <Link to={`/w/${slug}/settings/webhooks`} className="min-w-0 flex-1">
+            <span className="line-clamp-2">
+              <span className={read ? "" : "font-semibold"}>Webhook turned off: {row.webhook.url}</span>
+              {read ? null : <span className="sr-only"> (unread)</span>}
+            </span>
+            <span className="block truncate text-[13px] text-zinc-600 dark:text-zinc-400">
+              Cairn {reasonPhrases[row.reason]} <span aria-hidden="true">·</span> <RelativeTime at={row.at} />
+            </span>
+          </Link>
+        </>
+      )}
       <fetcher.Form method="post">
         <input type="hidden" name="notificationId" value={row.id} />
         <button type="submit" name="intent" value={read ? "unread" : "read"} className="inbox-action" aria-label={`Mark ${key} as ${read ? "unread" : "read"}`}>

@@ -5,7 +5,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/layout";
 
-/** Every member may open General (to leave); Members and Labels are for admins and owners (their loaders check). */
+/** Every member may open General (to leave); Members, Labels and Webhooks are for admins and owners (their loaders check). */
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireWorkspace(args);
   return { slug: workspace.slug, name: workspace.name, canManage: can(workspace.role, "members:manage") };
@@ -20,6 +20,7 @@ export default function WorkspaceSettings({ loaderData }: Route.ComponentProps) 
       ? [
           { to: `${base}/members`, label: "Members" },
           { to: `${base}/labels`, label: "Labels" },
+          { to: `${base}/webhooks`, label: "Webhooks" },
         ]
       : []),
   ];

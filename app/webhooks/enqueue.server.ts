@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { DB, WebhookEventType } from "~/db/schema";
+import type { IssueEvent } from "~/issues/issue-events.server";
+import { labelsById, people, type WebhookPerson, webhookIssue } from "./payload.server";
+import { subscribes } from "./webhooks.server";
+
+/** The webhook type of each issue event; a reorder (a card moved within its column) is not sent. */
+export function webhookTypeOf(type: IssueEvent["type"]): WebhookEventType | undefined {
+  switch (type) {
+    case "issue.created":
+    case "issue.updated":
+    case "comment.created":
+    case "comment.deleted":
+      return type;
+    case "comment.edited":
+      return "comment.updated";
+    default:
+      return undefined;
+  }
+}
+
+/** `msg_` and 24 random base64url characters: the `webhook-id` of one event to one webhook. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(18).toString("base64url")}`;
+}
+
+/** The API's names for the fields an `issue.updated` changed, with people and labels as objects. */
+async function describeChanges(trx: Transaction<DB>, event: Extract<IssueEvent, { type: "issue.updated" }>) {
+  const { changes } = event;
+  const who = await people(trx, [changes.assigneeId?.from, changes.assigneeId?.to]);
+  const labels = await labelsById(trx, [...(changes.labelIds?.from ?? []), ...(changes.labelIds?.to ?? [])]);
+  const person = (id: number | null | undefined) => (id == null ? null : (who.get(id) ?? { id, name: null, handle: null }));
+  const labelList = (ids: number[]) => ids.map((id) => labels.get(id) ?? { id, name: null, color: null });
+  const described: Record<string, { from: unknown; to: unknown }> = {};
+  if (changes.title) described.title = changes.title;
+  if (changes.description) described.description = changes.description;
+  if (changes.status) described.status = changes.status;
+  if (changes.priority) described.priority = changes.priority;
+  if (changes.assigneeId) described.assignee = { from: person(changes.assigneeId.from), to: person(changes.assigneeId.to) };
+  if (changes.labelIds) described.labels = { from: labelList(changes.labelIds.from), to: labelList(changes.labelIds.to) };
+  if (changes.dueDate) described.dueDate = changes.dueDate;
+  return described;
+}
+
+async function commentOf(trx: Transaction<DB>, commentId: number) {
+  const comment = await trx
+    .selectFrom("comments")
+    .leftJoin("users", "users.id", "comments.author_id")
+    .select(["comments.id", "comments.body", "comments.created_at", "comments.updated_at", "users.id as authorId", "users.name", "users.handle"])
+    .where("comments.id", "=", commentId)
+    .executeTakeFirstOrThrow();
+  const author: WebhookPerson | null = comment.authorId === null ? null : { id: comment.authorId, name: comment.name!, handle: comment.handle! };
+  return {
+    id: comment.id,
+    body: comment.body,
+    author,
+    createdAt: new Date(comment.created_at).toISOString(),
+    updatedAt: new Date(comment.updated_at).toISOString(),
+  };
+}
+
+/**
+ * Writes the deliveries of an issue event to the webhooks of its workspace that are on and want
+ * its type, in the change's transaction (decision record 020): committed with the change, never
+ * without it. The payload is made now, from the issue as the change left it, so that it tells what
+ * happened even if it is sent later. Nothing is read beyond the webhooks when none wants the event.
+ */
+export async function enqueueWebhookDeliveries(
+  trx: Transaction<DB>,
+  scope: { workspaceId: number; issueId: number; eventId: number; actorId: number; now: Date },
+  event: IssueEvent,
+): Promise<void> {
+  const type = webhookTypeOf(event.type);
+  if (!type) return;
+  const hooks = (await trx.selectFrom("webhooks").select(["id", "events"]).where("workspace_id", "=", scope.workspaceId).where("enabled", "=", 1).execute()).filter(
+    (hook) => subscribes(hook.events, type),
+  );
+  if (!hooks.length) return;
+
+  const actor = (await people(trx, [scope.actorId])).get(scope.actorId) ?? null;
+  const data: Record<string, unknown> = { issue: await webhookIssue(trx, scope.issueId) };
+  if (event.type === "issue.updated") data.changes = await describeChanges(trx, event);
+  if (event.type === "comment.created" || event.type === "comment.edited") data.comment = await commentOf(trx, event.commentId);
+  if (event.type === "comment.deleted") data.comment = { id: event.commentId };
+  data.actor = actor;
+  const now = scope.now.toISOString();
+  const payload = JSON.stringify({ type, timestamp: now, data });
+  await trx
+    .insertInto("webhook_deliveries")
+    .values(
+      hooks.map((hook) => ({
+        webhook_id: hook.id,
+        issue_id: scope.issueId,
+        event_id: scope.eventId,
+        message_id: newMessageId(),
+        type,
+        payload,
+        status: "pending" as const,
+        run_at: now,
+        locked_by: null,
+        locked_until: null,
+        finished_at: null,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
