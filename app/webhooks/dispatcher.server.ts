@@ -169,7 +169,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   }
 
   return {
-    /** One batch, its deliveries sent side by side; true when it was full (more may be due). */
+    /**
+     * One batch, its deliveries sent side by side. True when it sent any: the next event of an
+     * issue may be due now that the one before it is done, so the loop looks again at once.
+     */
     async run(now: () => Date): Promise<boolean> {
       const claimed = await claim(now());
       await Promise.all(
@@ -180,7 +183,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
           }),
         ),
       );
-      return claimed.length === batch;
+      return claimed.length > 0;
     },
     /** Deletes finished deliveries (and their attempts) older than 30 days. */
     async prune(now: Date): Promise<number> {

@@ -48,8 +48,9 @@ export async function sendWebhook(message: {
   try {
     target = await resolveWebhookTarget(url.hostname, message.allowPrivate);
   } catch (error) {
-    const refused = error instanceof AddressRefusedError;
-    return { ok: false, statusCode: null, error: describe(error), durationMs: elapsed(), refused: refused && error.message.startsWith("Refused") };
+    // A refused address, or a name that does not resolve: said as it is.
+    const refused = error instanceof AddressRefusedError && error.message.startsWith("Refused");
+    return { ok: false, statusCode: null, error: error instanceof AddressRefusedError ? error.message : describe(error), durationMs: elapsed(), refused };
   }
   const timestamp = Math.floor(message.now.getTime() / 1000);
   const pinned: LookupFunction = (_hostname, options, callback) => {
