@@ -257,7 +257,7 @@ function formsOf(site: Site): FormTarget[] {
   const w = `/w/${site.slug}`;
   const p = `${w}/p/${site.key}`;
   const issue = `${p}/issues/${site.issueNumber}`;
-  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId", "tokenId"];
+  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId", "tokenId", "webhookId", "deliveryId"];
   const owner = (path: string, fields: Record<string, string>): FormTarget => ({ path, as: "owner", fields, numeric: ids });
   return [
     { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
@@ -283,6 +283,10 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${w}/settings/labels`, { intent: "create", name: "Bug", color: "red" }),
     owner(`${w}/settings/labels`, { intent: "update", labelId: String(site.labelId), name: "Defect", color: "blue" }),
     owner(`${w}/settings/labels`, { intent: "delete", labelId: "2147483647" }),
+    owner(`${w}/settings/webhooks`, { intent: "create", url: "https://example.com/hooks/cairn", events: "issue.created" }),
+    owner(`${w}/settings/webhooks`, { intent: "disable", webhookId: "2147483647" }),
+    owner(`${w}/settings/webhooks`, { intent: "delete", webhookId: "2147483647" }),
+    owner(`${w}/settings/webhooks`, { intent: "redeliver", deliveryId: "2147483647" }),
     owner(`${w}/projects/new`, { name: "Mobile", key: "MOB", description: "Apps" }),
     owner(`${p}/settings`, { intent: "update", name: "Website", description: "The site" }),
     owner(`${p}/settings`, { intent: "unarchive" }),
@@ -339,6 +343,7 @@ function listsOf(site: Site): ListTarget[] {
     { path: `${w}/settings`, as: "owner", params: ["confirm"] },
     { path: `${w}/settings/members`, as: "owner", params: ["confirm"] },
     { path: `${w}/settings/labels`, as: "owner", params: ["confirm"] },
+    { path: `${w}/settings/webhooks`, as: "owner", params: ["confirm"] },
     { path: `${p}/settings`, as: "owner", params: ["confirm"] },
     { path: "/settings/sessions", as: "owner", params: ["confirm"] },
     { path: "/admin/users", as: "owner", params: ["page"], numeric: ["page"] },
@@ -359,6 +364,7 @@ function routesOf(site: Site): RouteTarget[] {
     { pattern: "/w/:workspace", base, form: { intent: "leave" } },
     { pattern: "/w/:workspace/search", base },
     { pattern: "/w/:workspace/settings/labels", base, form: { intent: "delete", labelId: "2147483647" } },
+    { pattern: "/w/:workspace/settings/webhooks", base, form: { intent: "delete", webhookId: "2147483647" } },
     { pattern: "/w/:workspace/p/:key/issues", base, form: { intent: "status", issueId: String(site.issueId), version: "1", status: "todo" } },
     { pattern: "/w/:workspace/p/:key/issues/:number", base, form: { intent: "comment", body: "Hello" } },
     { pattern: "/w/:workspace/p/:key/board", base },
