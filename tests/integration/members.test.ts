@@ -41,7 +41,7 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
 
   it("covers the four roles", () => {
     expect([...roles].sort()).toEqual(["admin", "member", "owner", "viewer"]);
-    expect(cases).toHaveLength(8 * 4);
+    expect(cases).toHaveLength(9 * 4);
   });
 
   it.each(cases)("%s may %s: %s", (role, permission, allowed) => {
