@@ -22,6 +22,8 @@ export type Config = {
   publicUrl: string | undefined;
   /** How mail is sent; `undefined`: Cairn sends none. */
   mail: MailConfig | undefined;
+  /** Requests each API token may make a minute (API_RATE_LIMIT). */
+  apiRatePerMinute: number;
 };
 
 export type MailConfig = {
@@ -102,6 +104,12 @@ function parseTrustProxy(raw: string | undefined): Config["trustProxy"] {
 function parseDrainSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 0;
   if (!/^\d+$/.test(raw) || Number(raw) > 300) invalid("DRAIN_SECONDS", "a whole number of seconds from 0 to 300", raw);
+  return Number(raw);
+}
+
+function parseApiRateLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 600;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) invalid("API_RATE_LIMIT", "a whole number of requests a minute from 1 to 1000000", raw);
   return Number(raw);
 }
 
@@ -196,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     otlp: parseOtlp(env),
     publicUrl,
     mail: parseMail(env, publicUrl),
+    apiRatePerMinute: parseApiRateLimit(env.API_RATE_LIMIT),
   };
 }
