@@ -5,6 +5,7 @@
  */
 import { validate as validateOpenApi } from "@readme/openapi-parser";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "~/auth/api-tokens.server";
 import type { ApiTokenScope } from "~/db/schema";
@@ -408,5 +409,22 @@ describe.each(testDialects)("the API on %s", (dialect) => {
     expect(over.body.error.message).toMatch(/^Too many requests\. Try again in \d+ seconds\.$/);
     // Another token of the same person is not held back.
     expect((await call("owner", "GET", "/user")).status).toBe(200);
+  });
+
+  it("answers an unexpected error 500 with only a digest, which the server logs and records", async () => {
+    // A table gone from under the query: no client input could cause this.
+    await sql`alter table labels rename to labels_away`.execute(handle.db);
+    try {
+      const answer = await call("member", "GET", "/workspaces/acme/labels");
+      const error = refused(answer, 500, "unexpected");
+      expect(error.message).toBe("Application error: something went wrong on our side.");
+      const { digest } = answer.body.error;
+      expect(digest).toMatch(/^[0-9a-f]{8,}$/i);
+      expect(JSON.stringify(answer.body)).not.toMatch(/labels|table|relation|sql/i);
+      await expect.poll(() => server.logs.some((line) => line.digest === digest), { timeout: 5000 }).toBe(true);
+    } finally {
+      await sql`alter table labels_away rename to labels`.execute(handle.db);
+    }
+    expect((await call("member", "GET", "/workspaces/acme/labels")).status).toBe(200);
   });
 });
