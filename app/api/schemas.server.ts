@@ -129,10 +129,6 @@ export const apiError = z
   })
   .register(apiSchemas, { id: "Error" });
 
-/** A list: its items, and for a paged one the cursor of the next page (null on the last). */
-export const listOf = <Item extends z.ZodType>(item: Item, paged: boolean) =>
-  z.object({ data: z.array(item), ...(paged ? { next: z.string().nullable().describe("Pass it as `cursor` for the next page; null on the last.") } : {}) });
-
 export type ApiIssue = z.output<typeof apiIssue>;
 export type ApiComment = z.output<typeof apiComment>;
 
