@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
   index("routes/index.tsx"),
@@ -44,6 +44,20 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("monitoring", "routes/admin/monitoring/index.tsx"),
     route("monitoring/:digest", "routes/admin/monitoring/$digest.tsx"),
+  ]),
+  // The API (bearer tokens, JSON) and its reference.
+  route("api", "routes/api/index.tsx"),
+  ...prefix("api/v1", [
+    route("openapi.json", "routes/api/v1/openapi[.]json.ts"),
+    route("user", "routes/api/v1/user.ts"),
+    route("workspaces", "routes/api/v1/workspaces/index.ts"),
+    route("workspaces/:workspace/projects", "routes/api/v1/workspaces/$workspace/projects.ts"),
+    route("workspaces/:workspace/labels", "routes/api/v1/workspaces/$workspace/labels.ts"),
+    route("workspaces/:workspace/members", "routes/api/v1/workspaces/$workspace/members.ts"),
+    route("workspaces/:workspace/projects/:key/issues", "routes/api/v1/workspaces/$workspace/projects/$key/issues/index.ts"),
+    route("workspaces/:workspace/projects/:key/issues/:number", "routes/api/v1/workspaces/$workspace/projects/$key/issues/$number/index.ts"),
+    route("workspaces/:workspace/projects/:key/issues/:number/comments", "routes/api/v1/workspaces/$workspace/projects/$key/issues/$number/comments.ts"),
+    route("*", "routes/api/v1/not-found.ts"),
   ]),
   // GET /healthz is answered by the host (app/host/app.server.ts), before any of these.
   route("readyz", "routes/readyz.ts"),

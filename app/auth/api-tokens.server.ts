@@ -88,21 +88,69 @@ export async function revokeApiToken(db: Database, revocation: { userId: number;
   return Number(revoked.numUpdatedRows) > 0;
 }
 
+/** Who a token acts as: its user, as the API shows and authorises them. */
+export type ApiCaller = {
+  tokenId: number;
+  scope: ApiTokenScope;
+  user: { id: number; name: string; handle: string; email: string; isInstanceAdmin: boolean; timeZone: string | null };
+};
+
+/** Where a token stands against its rate limit, for the `RateLimit-*` headers. */
+export type ApiRate = { limit: number; remaining: number; resetSeconds: number; exceeded: boolean };
+
+const windowMs = 60_000;
+
 /**
- * Who a bearer token acts as, and what it may do; undefined for a token that is malformed,
- * unknown, revoked or expired. Its last use is recorded (to the minute).
+ * Who a bearer token acts as, and how much of its rate limit (`perMinute` requests a minute,
+ * counted in fixed windows of the clock's minutes) is used, counting this request; undefined for a
+ * token that is malformed, unknown, revoked or expired. One write finds the token, counts the
+ * request in its window and records its last use (to the minute), whichever instance answers.
  */
-export async function authenticateApiToken(db: Database, raw: string, now: Date): Promise<{ tokenId: number; userId: number; scope: ApiTokenScope } | undefined> {
+export async function authenticateApiToken(
+  db: Database,
+  raw: string,
+  request: { now: Date; perMinute: number },
+): Promise<{ caller: ApiCaller; rate: ApiRate } | undefined> {
   if (!raw.startsWith(apiTokenPrefix) || raw.length !== apiTokenPrefix.length + tokenLength) return undefined;
+  const { now, perMinute } = request;
+  const nowIso = now.toISOString();
+  const minute = Math.floor(now.getTime() / windowMs);
+  const lastUseBefore = new Date(now.getTime() - lastUseResolutionMs).toISOString();
   const token = await db
-    .selectFrom("api_tokens")
-    .select(["id", "user_id", "scope", "expires_at", "last_used_at"])
+    .updateTable("api_tokens")
+    .set((eb) => ({
+      rate_used: eb.case().when("rate_window", "=", minute).then(eb("rate_used", "+", 1)).else(1).end(),
+      rate_window: minute,
+      last_used_at: eb
+        .case()
+        .when(eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<=", lastUseBefore)]))
+        .then(nowIso)
+        .else(eb.ref("last_used_at"))
+        .end(),
+    }))
     .where("token_hash", "=", hashToken(raw))
     .where("revoked_at", "is", null)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", nowIso)]))
+    .returning(["id", "user_id", "scope", "rate_used"])
     .executeTakeFirst();
-  if (!token || (token.expires_at !== null && Date.parse(token.expires_at) <= now.getTime())) return undefined;
-  if (token.last_used_at === null || now.getTime() - Date.parse(token.last_used_at) >= lastUseResolutionMs) {
-    await db.updateTable("api_tokens").set({ last_used_at: now.toISOString() }).where("id", "=", token.id).execute();
-  }
-  return { tokenId: token.id, userId: token.user_id, scope: token.scope };
+  if (!token) return undefined;
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "name", "handle", "email", "is_instance_admin", "time_zone"])
+    .where("id", "=", token.user_id)
+    .executeTakeFirst();
+  if (!user) return undefined;
+  return {
+    caller: {
+      tokenId: token.id,
+      scope: token.scope,
+      user: { id: user.id, name: user.name, handle: user.handle, email: user.email, isInstanceAdmin: user.is_instance_admin === 1, timeZone: user.time_zone },
+    },
+    rate: {
+      limit: perMinute,
+      remaining: Math.max(0, perMinute - token.rate_used),
+      resetSeconds: Math.max(1, Math.ceil(((minute + 1) * windowMs - now.getTime()) / 1000)),
+      exceeded: token.rate_used > perMinute,
+    },
+  };
 }

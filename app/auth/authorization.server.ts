@@ -58,7 +58,7 @@ function workspaceContext(args: Args & { params: { workspace?: string; key?: str
   });
 }
 
-const isProjectKey = (key: string) => /^[A-Za-z]{2,6}$/.test(key);
+export const isProjectKey = (key: string) => /^[A-Za-z]{2,6}$/.test(key);
 
 /**
  * The one gate of every workspace URL: the user, their membership and docs/product.md, Roles's matrix. Someone
@@ -78,9 +78,17 @@ export async function requireWorkspace(
     : slug && isWorkspaceSlug(slug)
       ? await findWorkspaceAccess(db, slug, user.id)
       : undefined;
+  return { user, workspace: admitToWorkspace(workspace, permission) };
+}
+
+/**
+ * The rule both the pages and the API apply to a workspace: none, or no membership, is 404 (its
+ * existence is not revealed); a member without the permission gets 403.
+ */
+export function admitToWorkspace(workspace: WorkspaceSummary | undefined, permission: Permission): WorkspaceSummary {
   if (!workspace) throw data("Workspace not found.", { status: 404 });
   if (!can(workspace.role, permission)) throw data(forbiddenMessage, { status: 403 });
-  return { user, workspace };
+  return workspace;
 }
 
 /**
@@ -126,9 +134,14 @@ export async function requireProject(
   } else if (isProjectKey(key)) {
     project = await findProject(db, access.workspace.id, key);
   }
+  return { ...access, project: admitToProject(project, key, permission) };
+}
+
+/** The rule both the pages and the API apply to a project: none is 404; an archived one is read-only (403). */
+export function admitToProject<P extends { archived_at: string | null }>(project: P | undefined, key: string, permission: Permission): P {
   if (!project) throw data(`Project ${key.toUpperCase()} not found.`, { status: 404 });
   if (project.archived_at && permission !== "workspace:read" && permission !== "projects:manage") {
     throw data(archivedMessage, { status: 403 });
   }
-  return { ...access, project };
+  return project;
 }

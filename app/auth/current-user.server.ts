@@ -1,5 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { appContext, type AppServices } from "~/context/app-context.server";
+import { isApiRequest } from "~/api/api-paths";
 import { withRequestMemo } from "./request-memo.server";
 import { readSessionToken, sessionCookie } from "./session-cookie.server";
 import { findSessionUser, type SessionUser } from "./sessions.server";
@@ -17,6 +18,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // While starting only the health checks get here, before the sessions table (and, on PostgreSQL,
   // the session secret) may exist: nobody is signed in.
   if (services.lifecycle.state === "starting") return next();
+  // The API authenticates by bearer token alone (app/api/api-route.server.ts): a cookie is not even read.
+  if (isApiRequest(request)) return next();
   return withRequestMemo(request, () => resolveSession(services, request, context, next));
 };
 

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/database.server";
 import { multiLineText } from "~/forms/fields.server";
-import { issueNotFound, type ProjectScope } from "~/issues/issues.server";
+import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
 import { recordIssueEvent } from "~/issues/issue-events.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 
@@ -12,7 +12,7 @@ export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; messa
 export async function addComment(
   db: Database,
   comment: { project: ProjectScope; issueId: number; authorId: number; body: string; now: Date; mail?: NotificationMail },
-): Promise<CommentChange> {
+): Promise<{ ok: true; commentId: number } | NotFound> {
   const now = comment.now.toISOString();
   return db.transaction().execute(async (trx) => {
     const touched = await trx
@@ -33,7 +33,7 @@ export async function addComment(
       { project: comment.project, issueId: comment.issueId, actorId: comment.authorId, version: touched.version, now: comment.now, mail: comment.mail },
       { type: "comment.created", commentId: id, body: comment.body },
     );
-    return { ok: true } as const;
+    return { ok: true, commentId: id } as const;
   });
 }
 
@@ -109,4 +109,31 @@ export async function deleteComment(
     );
     return { ok: true } as const;
   });
+}
+
+/**
+ * An issue's comments not deleted, oldest first, with their authors: `limit` of them after the
+ * comment `afterId` (keyset, by id), and whether more follow.
+ */
+export async function listComments(db: Database, issueId: number, page: { afterId: number | null; limit: number }) {
+  const rows = await db
+    .selectFrom("comments")
+    .leftJoin("users as author", "author.id", "comments.author_id")
+    .select([
+      "comments.id",
+      "comments.body",
+      "comments.author_id",
+      "comments.created_at",
+      "comments.updated_at",
+      "comments.edited_at",
+      "author.name as authorName",
+      "author.handle as authorHandle",
+    ])
+    .where("comments.issue_id", "=", issueId)
+    .where("comments.deleted_at", "is", null)
+    .$if(page.afterId !== null, (query) => query.where("comments.id", ">", page.afterId!))
+    .orderBy("comments.id")
+    .limit(page.limit + 1)
+    .execute();
+  return { comments: rows.slice(0, page.limit), more: rows.length > page.limit };
 }

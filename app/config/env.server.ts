@@ -23,6 +23,8 @@ export type Config = {
   /** How mail is sent; `undefined`: Cairn sends none. */
   mail: MailConfig | undefined;
   webhooks: WebhookConfig;
+  /** Requests each API token may make a minute (API_RATE_LIMIT). */
+  apiRatePerMinute: number;
 };
 
 export type WebhookConfig = {
@@ -110,6 +112,12 @@ function parseTrustProxy(raw: string | undefined): Config["trustProxy"] {
 function parseDrainSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 0;
   if (!/^\d+$/.test(raw) || Number(raw) > 300) invalid("DRAIN_SECONDS", "a whole number of seconds from 0 to 300", raw);
+  return Number(raw);
+}
+
+function parseApiRateLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 600;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) invalid("API_RATE_LIMIT", "a whole number of requests a minute from 1 to 1000000", raw);
   return Number(raw);
 }
 
@@ -227,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       retryDelaysSeconds: parseWebhookRetryDelays(env.WEBHOOK_RETRY_DELAYS),
       allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
     },
+    apiRatePerMinute: parseApiRateLimit(env.API_RATE_LIMIT),
   };
 }

@@ -109,6 +109,9 @@ export interface ApiTokensTable {
   last_used_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** The minute (since the epoch) its rate limit counts in, and the requests made in it (migrations/0019). */
+  rate_window: Generated<number>;
+  rate_used: Generated<number>;
 }
 
 /** A change to an issue as a typed domain event (migrations/0016, app/issues/issue-events.server.ts). */

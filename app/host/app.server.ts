@@ -7,6 +7,8 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Config } from "~/config/env.server";
 import type { DatabaseHandle } from "~/db/database.server";
+import type { ApiErrorBody, ApiErrorCode } from "~/api/api-errors.server";
+import { isApiPath } from "~/api/api-paths";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
@@ -134,13 +136,20 @@ const refuseLargeBodies: RequestHandler = (req, res, next) => {
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"]) {
     closeAfterRefusingBody(req, res);
-    res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+    if (isApiPath(req.path)) apiRefusal(res, 411, "validation", "Send the request with a Content-Length of at most 1 MiB.");
+    else res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
     return;
   }
   if (Number(length ?? 0) <= maxBodyBytes) return next();
   closeAfterRefusingBody(req, res);
-  res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
+  if (isApiPath(req.path)) apiRefusal(res, 413, "payload_too_large", "That is too large. Requests may be at most 1 MiB.");
+  else res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
 };
+
+/** A refusal made here, before React Router, to an API request: JSON like the API's own (app/api/api-errors.server.ts). */
+function apiRefusal(res: Response, status: number, code: ApiErrorCode, message: string) {
+  res.status(status).json({ error: { code, message } } satisfies ApiErrorBody);
+}
 
 /** How long a refused body may keep arriving before its connection is cut. */
 const lingerMs = 2000;

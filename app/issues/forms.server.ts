@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { commentBodyField } from "~/comments/comments.server";
 import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
+import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { priorities, statuses } from "./issue-fields";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
@@ -21,22 +22,32 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
+const calendarDateField = z
+  .string({ error: "Use a date like 2026-12-31." })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-12-31.")
+  .refine(isCalendarDate, "That date does not exist.")
+  .refine((date) => date >= "2000-01-01" && date <= "2100-12-31", "Choose a date between 2000-01-01 and 2100-12-31.");
+
 /** "" is no due date. */
-const dueDateField = z.union([
-  z.literal(""),
-  z
-    .string({ error: "Use a date like 2026-12-31." })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2026-12-31.")
-    .refine(isCalendarDate, "That date does not exist.")
-    .refine((date) => date >= "2000-01-01" && date <= "2100-12-31", "Choose a date between 2000-01-01 and 2100-12-31."),
-]);
+const dueDateField = z.union([z.literal(""), calendarDateField]);
+
+export const labelLimitMessage = `An issue can have at most ${maxLabelsPerIssue} labels.`;
 
 /** Repeated `labelIds` fields; an empty one only says "labels are in this form" (so none means none). */
 const labelIdsField = z.preprocess(
   (value) => (value === undefined ? undefined : [value].flat().filter((id) => id !== "")),
-  z.array(idField).max(10, "An issue can have at most 10 labels."),
+  z.array(idField).max(maxLabelsPerIssue, labelLimitMessage),
 );
+
+/** The rules of an issue's fields, which the API's JSON bodies (app/api/schemas.server.ts) share with these forms. */
+export const issueFieldRules = {
+  title: issueTitleField,
+  description: descriptionField,
+  status: statusField,
+  priority: priorityField,
+  dueDate: calendarDateField,
+} as const;
 
 export const newIssueSchema = z.object({
   title: issueTitleField,

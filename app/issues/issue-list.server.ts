@@ -113,7 +113,7 @@ export function applyIssueFilters<O>(
 /**
  * The list's order for each sort, every one total (ending in the id, or the number, unique per
  * project). The CSV export pages through the same order by keyset: a change here needs the
- * matching change to `afterCursor` in issues-csv.server.ts.
+ * matching change to `afterIssueCursor` below.
  */
 export function orderIssues<O>(query: SelectQueryBuilder<DB, "issues", O>, sort: IssueSort): SelectQueryBuilder<DB, "issues", O> {
   switch (sort) {
@@ -133,6 +133,51 @@ export function orderIssues<O>(query: SelectQueryBuilder<DB, "issues", O>, sort:
     default:
       return query.orderBy("issues.updated_at", "desc").orderBy("issues.id", "desc");
   }
+}
+
+/** Where a page (or a CSV batch) ended: its last row's values of every column any sort orders by. */
+export type IssueCursor = { id: number; number: number; priority: number; createdAt: string; updatedAt: string; dueDate: string | null };
+
+/**
+ * The issues strictly after `cursor` in `orderIssues`' order for `sort` (keyset pagination: each
+ * batch starts on an index where the last one ended, however deep into the list). It must mirror
+ * `orderIssues` exactly; the integration tests compare the two.
+ */
+export function afterIssueCursor<O>(query: SelectQueryBuilder<DB, "issues", O>, sort: IssueSort, cursor: IssueCursor): SelectQueryBuilder<DB, "issues", O> {
+  switch (sort) {
+    case "created":
+      return query.where(({ eb, refTuple, tuple }) => eb(refTuple("issues.created_at", "issues.id"), "<", tuple(cursor.createdAt, cursor.id)));
+    case "priority":
+      return query.where(({ eb, refTuple, tuple }) =>
+        eb(refTuple("issues.priority", "issues.updated_at", "issues.id"), "<", tuple(cursor.priority, cursor.updatedAt, cursor.id)),
+      );
+    case "due": {
+      // Dated issues by date then id, then the undated ones by id.
+      const { dueDate } = cursor;
+      if (dueDate === null) return query.where("issues.due_date", "is", null).where("issues.id", ">", cursor.id);
+      return query.where(({ eb, or, refTuple, tuple }) =>
+        or([eb("issues.due_date", "is", null), eb(refTuple("issues.due_date", "issues.id"), ">", tuple(dueDate, cursor.id))]),
+      );
+    }
+    case "number":
+      return query.where("issues.number", ">", cursor.number);
+    default:
+      return query.where(({ eb, refTuple, tuple }) => eb(refTuple("issues.updated_at", "issues.id"), "<", tuple(cursor.updatedAt, cursor.id)));
+  }
+}
+
+/**
+ * The columns a cursor is made of, as the database compares them: PostgreSQL's timestamps have
+ * microseconds, which the ISO strings the application reads would round away.
+ */
+export const issueCursorColumns = (eb: ExpressionBuilder<DB, "issues">) => [
+  sql<string>`cast(${eb.ref("issues.created_at")} as text)`.as("cursorCreatedAt"),
+  sql<string>`cast(${eb.ref("issues.updated_at")} as text)`.as("cursorUpdatedAt"),
+];
+
+/** The cursor after a row read with `issueCursorColumns`. */
+export function issueCursorOf(row: { id: number; number: number; priority: number; due_date: string | null; cursorCreatedAt: string; cursorUpdatedAt: string }): IssueCursor {
+  return { id: row.id, number: row.number, priority: row.priority, createdAt: row.cursorCreatedAt, updatedAt: row.cursorUpdatedAt, dueDate: row.due_date };
 }
 
 /**

@@ -1,8 +1,6 @@
-import { type SelectQueryBuilder, sql } from "kysely";
 import type { Database } from "~/db/database.server";
-import type { DB } from "~/db/schema";
-import { type IssueSort, issueKey, priorityLabels, priorityOf, statusLabels } from "./issue-fields";
-import { applyIssueFilters, type IssueFilters, orderIssues } from "./issue-list.server";
+import { issueKey, priorityLabels, priorityOf, statusLabels } from "./issue-fields";
+import { afterIssueCursor, applyIssueFilters, type IssueCursor, issueCursorColumns, issueCursorOf, type IssueFilters, orderIssues } from "./issue-list.server";
 
 /*
  * The issue list as CSV (docs/product.md, Screens: `GET /w/:workspace/p/:key/issues.csv`): every issue the list's
@@ -49,37 +47,6 @@ export function csvRow(values: readonly (string | number | null | undefined)[]):
 
 export const issuesCsvFileName = (projectKey: string) => `${projectKey}-issues.csv`;
 
-/** Where the previous batch ended: its last row's values of every column any sort orders by. */
-type Cursor = { id: number; number: number; priority: number; createdAt: string; updatedAt: string; dueDate: string | null };
-
-/**
- * The issues strictly after `cursor` in `orderIssues`' order for `sort` (keyset pagination: each
- * batch starts on an index where the last one ended, however deep into the list). It must mirror
- * `orderIssues` in issue-list.server.ts exactly; the integration tests compare the two.
- */
-function afterCursor<O>(query: SelectQueryBuilder<DB, "issues", O>, sort: IssueSort, cursor: Cursor): SelectQueryBuilder<DB, "issues", O> {
-  switch (sort) {
-    case "created":
-      return query.where(({ eb, refTuple, tuple }) => eb(refTuple("issues.created_at", "issues.id"), "<", tuple(cursor.createdAt, cursor.id)));
-    case "priority":
-      return query.where(({ eb, refTuple, tuple }) =>
-        eb(refTuple("issues.priority", "issues.updated_at", "issues.id"), "<", tuple(cursor.priority, cursor.updatedAt, cursor.id)),
-      );
-    case "due": {
-      // Dated issues by date then id, then the undated ones by id.
-      const { dueDate } = cursor;
-      if (dueDate === null) return query.where("issues.due_date", "is", null).where("issues.id", ">", cursor.id);
-      return query.where(({ eb, or, refTuple, tuple }) =>
-        or([eb("issues.due_date", "is", null), eb(refTuple("issues.due_date", "issues.id"), ">", tuple(dueDate, cursor.id))]),
-      );
-    }
-    case "number":
-      return query.where("issues.number", ">", cursor.number);
-    default:
-      return query.where(({ eb, refTuple, tuple }) => eb(refTuple("issues.updated_at", "issues.id"), "<", tuple(cursor.updatedAt, cursor.id)));
-  }
-}
-
 export type IssuesCsvOptions = {
   project: { id: number; key: string };
   filters: IssueFilters;
@@ -93,10 +60,10 @@ export type IssuesCsvOptions = {
 };
 
 /** One batch of issues after `cursor`, with the names the CSV shows: two queries. */
-async function readBatch(db: Database, options: IssuesCsvOptions, cursor: Cursor | null, limit: number) {
+async function readBatch(db: Database, options: IssuesCsvOptions, cursor: IssueCursor | null, limit: number) {
   const { project, filters, meId } = options;
   let query = applyIssueFilters(db.selectFrom("issues"), project.id, filters, meId);
-  if (cursor) query = afterCursor(query, filters.sort, cursor);
+  if (cursor) query = afterIssueCursor(query, filters.sort, cursor);
   const issues = await orderIssues(query, filters.sort)
     .leftJoin("users as assignee", "assignee.id", "issues.assignee_id")
     .leftJoin("users as reporter", "reporter.id", "issues.reporter_id")
@@ -113,12 +80,7 @@ async function readBatch(db: Database, options: IssuesCsvOptions, cursor: Cursor
       "assignee.name as assigneeName",
       "reporter.name as reporterName",
     ])
-    // The cursor keeps the timestamps as the database compares them (PostgreSQL's have microseconds,
-    // which the ISO strings the application reads would round away).
-    .select((eb) => [
-      sql<string>`cast(${eb.ref("issues.created_at")} as text)`.as("cursorCreatedAt"),
-      sql<string>`cast(${eb.ref("issues.updated_at")} as text)`.as("cursorUpdatedAt"),
-    ])
+    .select(issueCursorColumns)
     .limit(limit)
     .execute();
   const labels = issues.length
@@ -141,16 +103,7 @@ async function readBatch(db: Database, options: IssuesCsvOptions, cursor: Cursor
     else labelNames.set(label.issue_id, [label.name]);
   }
   const last = issues.at(-1);
-  const next: Cursor | null = last
-    ? {
-        id: last.id,
-        number: last.number,
-        priority: last.priority,
-        createdAt: last.cursorCreatedAt,
-        updatedAt: last.cursorUpdatedAt,
-        dueDate: last.due_date,
-      }
-    : null;
+  const next = last ? issueCursorOf(last) : null;
   const text = issues
     .map((issue) =>
       csvRow([
@@ -181,7 +134,7 @@ export async function streamIssuesCsv(db: Database, options: IssuesCsvOptions): 
   const { signal } = options;
   const batchSize = options.batchSize ?? csvBatchSize;
   const encoder = new TextEncoder();
-  let cursor: Cursor | null = null;
+  let cursor: IssueCursor | null = null;
   let finished = false;
   let cancelled = false;
 

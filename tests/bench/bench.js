@@ -36,7 +36,7 @@ const floorPath = "/login";
 
 /**
  * @typedef {{ duration: number, connections: number, warmup: number, sizes: number[], dialects: ("sqlite" | "postgres")[], out: string, skipBuild: boolean, profile: boolean }} Settings
- * @typedef {{ name: string, path: string, signedIn: boolean }} Page
+ * @typedef {{ name: string, path: string, signedIn: boolean, api?: boolean }} Page
  * @typedef {{ status: number, htmlBytes: number, htmlGzipBytes: number, queries: number | null, dbMs: number | null, jsFiles: string[], jsGzipBytes: number, laterJsFiles: string[], laterJsGzipBytes: number }} Probe
  * @typedef {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number, requests: number, non2xx: number, errors: number }} Measurement
  * @typedef {{ p50Ms: number, p99Ms: number, maxMs: number }} BystanderLatency
@@ -89,9 +89,9 @@ function peakRssMiB(pid) {
   }
 }
 
-/** @param {string} url @param {string} cookie @param {string} pagePath */
-async function getHtml(url, cookie, pagePath) {
-  const response = await fetch(`${url}${pagePath}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+/** @param {string} url @param {Record<string, string>} headers @param {string} pagePath */
+async function getHtml(url, headers, pagePath) {
+  const response = await fetch(`${url}${pagePath}`, { redirect: "manual", headers });
   return { response, html: await response.text() };
 }
 
@@ -112,7 +112,37 @@ async function benchedPages(env) {
     { name: "board", path: `${project}/board`, signedIn: true },
     { name: "search", path: `${home}/search?q=${searchWord}`, signedIn: true },
     { name: "My issues", path: home, signedIn: true },
+    // The JSON API, with a bearer token of the same person: a page of 50 issues, and one issue.
+    { name: "API: GET issues", path: `/api/v1/workspaces/${demoWorkspace}/projects/${largest.key}/issues`, signedIn: true, api: true },
+    { name: "API: GET issues?assignee=me", path: `/api/v1/workspaces/${demoWorkspace}/projects/${largest.key}/issues?status=in_progress&assignee=me`, signedIn: true, api: true },
+    { name: "API: GET issue", path: `/api/v1/workspaces/${demoWorkspace}/projects/${largest.key}/issues/${largest.newestIssue}`, signedIn: true, api: true },
   ];
+}
+
+/**
+ * The API is measured, not its rate limit: the bench's token may make a million requests a minute.
+ * @param {Record<string, string>} env @returns {Record<string, string>}
+ */
+const benchEnv = (env) => ({ ...env, API_RATE_LIMIT: "1000000" });
+
+/**
+ * The headers a page is asked with: the session cookie, or for the API a bearer token made at
+ * /settings/tokens with that session.
+ * @param {string} url @param {string} cookie @returns {Promise<(page: Page) => Record<string, string>>}
+ */
+async function requestHeaders(url, cookie) {
+  const response = await fetch(`${url}/settings/tokens`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: url },
+    body: new URLSearchParams({ intent: "create", name: `bench ${Date.now()}`, scope: "read", expiresInDays: "30" }),
+  });
+  const token = /value="(cairn_pat_[0-9A-Za-z]+)"/.exec(await response.text())?.[1];
+  if (!token) throw new Error(`Making an API token failed with ${response.status}`);
+  return (page) => {
+    /** @type {Record<string, string>} */
+    const headers = page.api ? { authorization: `Bearer ${token}` } : page.signedIn ? { cookie } : {};
+    return headers;
+  };
 }
 
 /**
@@ -157,10 +187,10 @@ const gzippedSize = (files) => files.reduce((sum, file) => sum + readFileSync(pa
 /**
  * One plain request: the status, the HTML's size, the SQL queries from Server-Timing, and the
  * JavaScript the page loads, gzipped as the server sends it.
- * @param {string} url @param {string} cookie @param {Page} page @returns {Promise<Probe>}
+ * @param {string} url @param {Record<string, string>} headers @param {Page} page @returns {Promise<Probe>}
  */
-async function probe(url, cookie, page) {
-  const { response, html } = await getHtml(url, page.signedIn ? cookie : "", page.path);
+async function probe(url, headers, page) {
+  const { response, html } = await getHtml(url, headers, page.path);
   const timing = /db;dur=([\d.]+);desc="(\d+) quer/.exec(response.headers.get("server-timing") ?? "");
   const scripts = loadedScripts(html);
   return {
@@ -218,10 +248,9 @@ async function profilePages(env, pages, settings) {
   const profiles = [];
   for (const page of pages) {
     const folder = mkdtempSync(path.join(os.tmpdir(), "cairn-profile-"));
-    const server = await startDemoServer(env, { nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${folder}`] });
+    const server = await startDemoServer(benchEnv(env), { nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${folder}`] });
     try {
-      /** @type {Record<string, string>} */
-      const headers = page.signedIn ? { cookie: await signIn(server.url) } : {};
+      const headers = (await requestHeaders(server.url, await signIn(server.url)))(page);
       await measure(`${server.url}${page.path}`, headers, settings.duration, settings.connections);
     } finally {
       await server.stop();
@@ -261,15 +290,16 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
     console.log(`\n${dialect}, ${issues.toLocaleString("en")} issues: seeding…`);
     const seeded = seedDemo(database.env, issues);
     console.log(`${seeded.output}\n(${seeded.seconds.toFixed(1)} s for the whole command)`);
-    const server = await startDemoServer(database.env);
+    const server = await startDemoServer(benchEnv(database.env));
     try {
       const cookie = await signIn(server.url);
+      const headersOf = await requestHeaders(server.url, cookie);
       const pages = await benchedPages(database.env);
       // Every probe before any load, so that none includes the session's once-a-minute last-seen write.
       /** @type {Probe[]} */
       const probes = [];
       for (const page of pages) {
-        const result = await probe(server.url, cookie, page);
+        const result = await probe(server.url, headersOf(page), page);
         if (result.status !== 200) throw new Error(`${page.path} answered ${result.status}`);
         probes.push(result);
       }
@@ -278,8 +308,7 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
       /** @type {BystanderLatency[]} */
       const bystanders = [];
       for (const page of pages) {
-        /** @type {Record<string, string>} */
-        const headers = page.signedIn ? { cookie } : {};
+        const headers = headersOf(page);
         if (settings.warmup > 0) await measure(`${server.url}${page.path}`, headers, settings.warmup, settings.connections);
         const [measured, bystander] = await Promise.all([
           measure(`${server.url}${page.path}`, headers, settings.duration, settings.connections),
@@ -291,7 +320,7 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
         console.log(`  ${page.name.padEnd(26)} ${measured.requestsPerSecond.toFixed(1).padStart(8)} req/s${failed}`);
       }
       const floor = /** @type {Measurement} */ (measurements[0]);
-      const { html: floorHtml } = await getHtml(server.url, "", floorPath);
+      const { html: floorHtml } = await getHtml(server.url, {}, floorPath);
       const referenceServer = await startReferenceServer(floorHtml);
       /** @type {Measurement} */
       let reference;

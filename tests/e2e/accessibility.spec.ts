@@ -104,6 +104,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await check("Notification settings", "/settings/notifications", async (p) => expect(p.getByRole("radio", { name: /Everything/ })).toBeVisible());
       await check("API tokens", "/settings/tokens", async (p) => expect(p.getByRole("heading", { level: 2, name: "New token" })).toBeVisible());
       await check("Webhooks", `/w/${slug}/settings/webhooks`, async (p) => expect(p.getByRole("heading", { level: 2, name: "Add webhook" })).toBeVisible());
+      await check("API reference", "/api", async (p) => expect(p.getByRole("heading", { level: 1, name: "Cairn API" })).toBeVisible());
 
       if (javaScriptEnabled) {
         // The keyboard shortcuts' dialog, open.

@@ -4,7 +4,7 @@ import { open, signUpWithWorkspace } from "./issues-helpers";
 test.describe("API tokens", () => {
   test.describe.configure({ timeout: 60_000 });
 
-  test("a token is made, shown once, listed and revoked", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+  test("a token is made, shown once, opens the API its reference describes, and is revoked", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
     await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Tina Token");
     await open(page, javaScriptEnabled, "/settings");
     await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "API tokens" }).click();
@@ -26,13 +26,28 @@ test.describe("API tokens", () => {
     await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).toContainText("Write");
     await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).toContainText("never used");
 
+    const token = await shown.inputValue();
+
+    // The API takes it, as its reference says; the browser's own cookie does not.
+    await page.getByRole("link", { name: "API reference" }).click();
+    await expect(page).toHaveURL("/api");
+    await expect(page).toHaveTitle("API reference · Cairn");
+    await expect(page.getByRole("heading", { level: 1, name: "Cairn API" })).toBeVisible();
+    await page.getByRole("navigation", { name: "Endpoints" }).getByRole("link", { name: "Update an issue" }).click();
+    await expect(page.getByRole("region", { name: "Update an issue" }).getByRole("table", { name: /JSON body: IssuePatch/ })).toContainText("version");
+    const me = await page.request.get("/api/v1/user", { headers: { Authorization: `Bearer ${token}` } });
+    expect(me.status()).toBe(200);
+    expect(await me.json()).toMatchObject({ name: "Tina Token" });
+    expect((await page.request.get("/api/v1/user")).status()).toBe(401);
+
     // Shown once: a reload no longer has it.
     await open(page, javaScriptEnabled, "/settings/tokens");
     await expect(page.getByRole("textbox", { name: "Your new token" })).toHaveCount(0);
     await page.getByRole("button", { name: "Revoke Deploy bot" }).click();
     await expect(page.getByRole("status")).toContainText("Token revoked");
     await expect(page.getByText("No tokens yet.")).toBeVisible();
-    // The refused token's 400 is the only error the browser logged.
+    expect((await page.request.get("/api/v1/user", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+    // The refused token's 400 is the only error the browser logged (the API calls are not the page's).
     expect(consoleErrors.filter((error) => !/status of 400/.test(error))).toEqual([]);
   });
 });

@@ -59,27 +59,43 @@ describe.each(testDialects)("API tokens on %s", (dialect) => {
     expect(await listApiTokens(db, grace)).toEqual([]);
   });
 
+  const authenticate = (raw: string, now: Date) => authenticateApiToken(db, raw, { now, perMinute: 600 });
+
   it("authenticates as its user and scope, records the last use to the minute, and refuses malformed, unknown, revoked and expired tokens", async () => {
     const { id, token } = await make(ada, { scope: "write", expiresInDays: 30 });
-    expect(await authenticateApiToken(db, token, later(1000))).toEqual({ tokenId: id, userId: ada, scope: "write" });
+    expect((await authenticate(token, later(1000)))?.caller).toMatchObject({ tokenId: id, scope: "write", user: { id: ada } });
     const lastUse = async () => (await db.selectFrom("api_tokens").select("last_used_at").where("id", "=", id).executeTakeFirstOrThrow()).last_used_at;
     expect(await lastUse()).toBe(later(1000).toISOString());
-    await authenticateApiToken(db, token, later(30_000));
+    await authenticate(token, later(30_000));
     expect(await lastUse()).toBe(later(1000).toISOString());
-    await authenticateApiToken(db, token, later(61_000));
+    await authenticate(token, later(61_000));
     expect(await lastUse()).toBe(later(61_000).toISOString());
 
     for (const bad of ["", "Bearer", token.slice(0, -1), `${token}x`, token.replace(apiTokenPrefix, "cairn_xyz_"), `${apiTokenPrefix}${"a".repeat(40)}`]) {
-      expect(await authenticateApiToken(db, bad, later(2000)), bad).toBeUndefined();
+      expect(await authenticate(bad, later(2000)), bad).toBeUndefined();
     }
-    expect(await authenticateApiToken(db, token, later(30 * day))).toBeUndefined();
+    expect(await authenticate(token, later(30 * day))).toBeUndefined();
     const forever = await make(ada);
-    expect(await authenticateApiToken(db, forever.token, later(3650 * day))).toMatchObject({ userId: ada, scope: "read" });
+    expect((await authenticate(forever.token, later(3650 * day)))?.caller).toMatchObject({ user: { id: ada }, scope: "read" });
     expect(await revokeApiToken(db, { userId: grace, tokenId: forever.id, now: t0 })).toBe(false);
     expect(await revokeApiToken(db, { userId: ada, tokenId: forever.id, now: t0 })).toBe(true);
     expect(await revokeApiToken(db, { userId: ada, tokenId: forever.id, now: t0 })).toBe(false);
-    expect(await authenticateApiToken(db, forever.token, later(1000))).toBeUndefined();
+    expect(await authenticate(forever.token, later(1000))).toBeUndefined();
     expect((await listApiTokens(db, ada)).map((t) => t.id)).toEqual([id]);
+  });
+
+  it("counts each token's requests in the clock's minutes: over the limit is exceeded until the next minute", async () => {
+    const { token } = await make(ada);
+    const other = await make(ada);
+    const minute = new Date(Math.ceil(t0.getTime() / 60_000) * 60_000 + 60_000);
+    const at = (ms: number) => new Date(minute.getTime() + ms);
+    const rates = [];
+    for (let i = 0; i < 4; i++) rates.push((await authenticateApiToken(db, token, { now: at(i * 1000), perMinute: 3 }))!.rate);
+    expect(rates.map((r) => [r.remaining, r.exceeded])).toEqual([[2, false], [1, false], [0, false], [0, true]]);
+    expect(rates[3]!.resetSeconds).toBe(57);
+    // Another token has its own count; the next minute starts afresh.
+    expect((await authenticateApiToken(db, other.token, { now: at(5000), perMinute: 3 }))!.rate).toMatchObject({ remaining: 2, exceeded: false });
+    expect((await authenticateApiToken(db, token, { now: at(60_000), perMinute: 3 }))!.rate).toMatchObject({ limit: 3, remaining: 2, exceeded: false, resetSeconds: 60 });
   });
 
   it(`holds at most ${maxApiTokensPerUser} tokens a person; a revoked one makes room`, async () => {

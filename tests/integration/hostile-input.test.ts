@@ -14,6 +14,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { expect, it } from "vitest";
+import { createApiToken } from "~/auth/api-tokens.server";
 import { addComment } from "~/comments/comments.server";
 import { createIssue } from "~/issues/issues.server";
 import { createInvitation } from "~/workspaces/invitations.server";
@@ -38,16 +39,19 @@ type Site = {
   digest: string;
   ownerEmail: string;
   ownerPassword: string;
+  /** The owner's write token, for the API. */
+  apiToken: string;
 };
 
-type Who = "owner" | "anonymous";
+/** Signed in by cookie, by the API token (`token`, sent as a bearer), or neither. */
+type Who = "owner" | "anonymous" | "token";
 
 type HostileRequest = {
   /** What it tries, as a failure names it. */
   what: string;
   /** The RequestKind it comes from (set by requestsOf). */
   kind?: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH";
   /** Path and query string, sent byte for byte as written (encode what should be encoded). */
   target: string;
   as: Who;
@@ -230,6 +234,61 @@ const requestKinds: RequestKind[] = [
       ]),
   },
   {
+    name: "odd API requests",
+    forSite: (site) => {
+      const issues = `/api/v1/workspaces/${site.slug}/projects/${site.key}/issues`;
+      const issue = `${issues}/${site.issueNumber}`;
+      const json = { "content-type": "application/json" };
+      const asJson = (what: string, method: "POST" | "PATCH", target: string, body: unknown) => ({ what: `${method} ${target} ${what}`, method, target, as: "token" as const, headers: json, body: JSON.stringify(body) });
+      const bodies: [string, "POST" | "PATCH", Record<string, unknown>][] = [
+        [issues, "POST", { title: "API", description: "", status: "todo", priority: "low", assigneeId: site.memberId, labelIds: [site.labelId], dueDate: "2026-12-31" }],
+        [issue, "PATCH", { version: 1, title: "API", description: "", status: "todo", priority: "low", assigneeId: site.memberId, labelIds: [site.labelId], dueDate: "2026-12-31" }],
+        [`${issue}/comments`, "POST", { body: "From the API" }],
+      ];
+      const oddJsonValues: [string, unknown][] = [
+        ...Object.entries(hostileText),
+        ...hostileNumbers.map((n): [string, unknown] => [`number ${n}`, Number(n)]),
+        ...hostileNumbers.map((n): [string, unknown] => [`string ${n}`, n]),
+        ["null", null],
+        ["an object", { $gt: "" }],
+        ["an array", ["a", 1, null]],
+        ["a long text", "x".repeat(60_000)],
+      ];
+      const fieldRequests = bodies.flatMap(([target, method, body]) =>
+        Object.keys(body).flatMap((field) => oddJsonValues.map(([what, value]) => asJson(`${field}=${what}`, method, target, { ...body, [field]: value }))),
+      );
+      const raw = (what: string, method: "GET" | "POST", target: string, headers: Record<string, string>, body?: string) => ({ what: `${method} ${target} ${what}`, method, target, as: "token" as const, headers, ...(body === undefined ? {} : { body }) });
+      const shapes = [
+        raw("as invalid JSON", "POST", issues, json, "{\"title\": "),
+        raw("as invalid UTF-8", "POST", issues, json, Buffer.from([0x7b, 0x22, 0x74, 0x69, 0x74, 0x6c, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]).toString("latin1")),
+        raw("as a form", "POST", issues, urlencoded, "title=x"),
+        raw("without a content type", "POST", issues, {}, '{"title":"x"}'),
+        raw("deeply nested", "POST", issues, json, `${"[".repeat(5000)}${"]".repeat(5000)}`),
+        raw("over 1 MiB", "POST", issues, json, JSON.stringify({ title: "x", description: "x".repeat(1024 * 1024) })),
+        ...["Bearer", "Bearer  ", `Bearer ${"x".repeat(8000)}`, "Bearer cairn_pat_\u00ff\u0085", "bearer cairn_pat_", "Token abc"].map((authorization, i) => ({
+          what: `GET /api/v1/user with Authorization #${i + 1}`,
+          method: "GET" as const,
+          target: "/api/v1/user",
+          as: "anonymous" as const,
+          headers: { authorization },
+        })),
+      ];
+      const query = ["status", "assignee", "label", "priority", "q", "sort", "limit", "cursor"].flatMap((param) => [
+        ...[...Object.values(hostileText), ...hostileNumbers].map((value) => raw(`${param}=${JSON.stringify(value).slice(0, 20)}`, "GET", `${issues}?${new URLSearchParams({ [param]: value })}`, {})),
+        ...rawQueryValues.map((value) => raw(`${param}=${value} (raw)`, "GET", `${issues}?${param}=${value}`, {})),
+      ]);
+      const segments = ["/api/v1/workspaces/:workspace/projects", "/api/v1/workspaces/:workspace/projects/:key/issues/:number/comments"].flatMap((pattern) =>
+        [...pattern.matchAll(/:(\w+)/g)].flatMap(([, param]) =>
+          hostileSegments.map((segment) => {
+            const base: Record<string, string> = { workspace: site.slug, key: site.key, number: String(site.issueNumber) };
+            return raw(`${param}=${segment.slice(0, 20)}`, "GET", pattern.replace(/:(\w+)/g, (_, name: string) => (name === param ? segment : base[name]!)), {});
+          }),
+        ),
+      );
+      return [...fieldRequests, ...shapes, ...query, ...segments];
+    },
+  },
+  {
     name: "odd monitoring beacons",
     forSite: () => {
       // At most 60 beacons a minute are read (docs/product.md, Limits): the values that matter for text and numbers.
@@ -402,11 +461,12 @@ const leaks: [string, RegExp][] = [
 type Outcome = { request: HostileRequest; status: number; body: string };
 
 /** One request over a raw HTTP connection, so that any header (or none) and any body can be sent. */
-function send(baseUrl: string, cookie: string, request: HostileRequest): Promise<Outcome> {
+function send(baseUrl: string, cookie: string, apiToken: string, request: HostileRequest): Promise<Outcome> {
   const url = new URL(baseUrl);
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { ...request.headers };
   if (request.as === "owner") headers.cookie = cookie;
+  if (request.as === "token") headers.authorization = `Bearer ${apiToken}`;
   if (request.method === "POST") headers.origin = url.origin;
   if (body) headers["content-length"] = String(body.byteLength);
   // An empty Host means none at all.
@@ -425,13 +485,13 @@ function send(baseUrl: string, cookie: string, request: HostileRequest): Promise
 }
 
 /** Sends every request, a few at a time, in order of the list. */
-async function sendAll(baseUrl: string, cookie: string, requests: HostileRequest[], parallel = 4): Promise<Outcome[]> {
+async function sendAll(baseUrl: string, cookie: string, apiToken: string, requests: HostileRequest[], parallel = 4): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let next = 0;
   const worker = async () => {
     while (next < requests.length) {
       const request = requests[next++]!;
-      outcomes.push(await send(baseUrl, cookie, request));
+      outcomes.push(await send(baseUrl, cookie, apiToken, request));
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
@@ -442,7 +502,8 @@ const at = new Date("2025-05-01T09:00:00.000Z");
 
 it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an internal detail, on %s", async (dialect) => {
   const database = await createTestDatabase(dialect);
-  const server = await startServer(database.env);
+  // The API's requests all come from one token: over its rate limit they would only be counted.
+  const server = await startServer({ ...database.env, API_RATE_LIMIT: "1000000" });
   const handle = database.open();
   try {
     // The owner is the first account (the instance admin, for /admin) and makes the workspace.
@@ -470,6 +531,8 @@ it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an
     const testError = await owner.post("/admin/monitoring", { intent: "test-error" });
     expect(testError.status).toBe(500);
     const digest = /Digest: <code[^>]*>([0-9A-F]{8})<\/code>/.exec(await testError.text())![1]!;
+    const token = await createApiToken(db, { userId: ownerRow.id, name: "hostile", scope: "write", expiresInDays: null, now: new Date() });
+    if (!token.ok) throw new Error(token.message);
 
     const site: Site = {
       slug: "acme",
@@ -484,9 +547,10 @@ it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an
       digest,
       ownerEmail,
       ownerPassword,
+      apiToken: token.token,
     };
     const requests = requestsOf(site);
-    const outcomes = await sendAll(server.url, owner.cookieHeader(), requests);
+    const outcomes = await sendAll(server.url, owner.cookieHeader(), site.apiToken, requests);
 
     const figures = (of: Outcome[]) => {
       const statuses = new Map<number, number>();

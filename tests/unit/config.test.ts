@@ -18,6 +18,7 @@ describe("loadConfig", () => {
       publicUrl: undefined,
       mail: undefined,
       webhooks: { retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000], allowPrivate: false },
+      apiRatePerMinute: 600,
     });
   });
 
@@ -57,6 +58,7 @@ describe("loadConfig", () => {
       LOG_LEVEL: "DEBUG",
       TRUST_PROXY: "10.0.0.0/8, loopback",
       DRAIN_SECONDS: "5",
+      API_RATE_LIMIT: "5000",
       NODE_ENV: "development",
     });
     expect(config).toMatchObject({
@@ -68,6 +70,7 @@ describe("loadConfig", () => {
       trustProxy: ["10.0.0.0/8", "loopback"],
       drainSeconds: 5,
       production: false,
+      apiRatePerMinute: 5000,
     });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
@@ -96,6 +99,8 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud", "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent"],
     ["TRUST_PROXY", "everyone", "TRUST_PROXY must be true, false, a number of hops"],
     ["DRAIN_SECONDS", "-1", "DRAIN_SECONDS must be a whole number of seconds from 0 to 300"],
+    ["API_RATE_LIMIT", "0", "API_RATE_LIMIT must be a whole number of requests a minute from 1 to 1000000"],
+    ["API_RATE_LIMIT", "fast", "API_RATE_LIMIT must be a whole number of requests a minute"],
     ["HOST", "not a host!", "HOST must be an IP address or host name"],
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/auth/api-tokens.server";
 import { requireUser } from "~/auth/authorization.server";
 import { apiTokensSchema, type NewApiTokenForm } from "~/auth/forms.server";
@@ -71,7 +71,15 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
       <SettingsSection
         id="new-token-title"
         title="New token"
-        description="A token acts as you, with your roles in each workspace; a read token never changes anything. Send it as Authorization: Bearer …"
+        description={
+          <>
+            A token acts as you, with your roles in each workspace; a read token never changes anything. Send it as Authorization: Bearer … to the API — see the{" "}
+            <Link to="/api" className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+              API reference
+            </Link>
+            .
+          </>
+        }
       >
         <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
           <FormSummary form={form} />

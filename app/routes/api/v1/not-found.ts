@@ -1,0 +1,7 @@
+import { apiErrorResponse } from "~/api/api-errors.server";
+
+/** Any other URL under /api/v1: a JSON 404, not a page. */
+const notFound = async () => apiErrorResponse("not_found", "There is no such API resource: see /api for the reference.");
+
+export const loader = notFound;
+export const action = notFound;
