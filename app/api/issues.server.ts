@@ -77,6 +77,21 @@ export async function findApiIssue(db: Database, home: IssueHome, number: number
   return (await asApiIssues(db, home, rows))[0];
 }
 
+/**
+ * The issue with this id, as the API shows it, wherever it lives (a webhook's payload, read inside
+ * the change's transaction); `baseUrl` "" leaves its `url` a path.
+ */
+export async function findApiIssueById(db: Database, issueId: number, baseUrl: string): Promise<ApiIssue | undefined> {
+  const home = await db
+    .selectFrom("issues")
+    .innerJoin("projects", "projects.id", "issues.project_id")
+    .innerJoin("workspaces", "workspaces.id", "projects.workspace_id")
+    .select(["issues.project_id as projectId", "issues.number", "projects.key as projectKey", "workspaces.slug as workspaceSlug"])
+    .where("issues.id", "=", issueId)
+    .executeTakeFirst();
+  return home && findApiIssue(db, { ...home, baseUrl }, home.number);
+}
+
 /** What a page cursor of the issue list holds: the sort it was made for, and where the page ended. */
 export const issueListCursor = z.object({
   sort: z.enum(issueSorts),

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { DB, WebhookEventType } from "~/db/schema";
 import type { IssueEvent } from "~/issues/issue-events.server";
-import { labelsById, people, type WebhookPerson, webhookIssue } from "./payload.server";
+import { findApiIssueById } from "~/api/issues.server";
+import { labelsById, people, type WebhookPerson } from "./payload.server";
 import { subscribes } from "./webhooks.server";
 
 /** The webhook type of each issue event; a reorder (a card moved within its column) is not sent. */
@@ -79,7 +80,8 @@ export async function enqueueWebhookDeliveries(
   if (!hooks.length) return;
 
   const actor = (await people(trx, [scope.actorId])).get(scope.actorId) ?? null;
-  const data: Record<string, unknown> = { issue: await webhookIssue(trx, scope.issueId) };
+  // The issue as the API shows it, as the change left it; PUBLIC_URL goes before its `url` when sent.
+  const data: Record<string, unknown> = { issue: await findApiIssueById(trx, scope.issueId, "") };
   if (event.type === "issue.updated") data.changes = await describeChanges(trx, event);
   if (event.type === "comment.created" || event.type === "comment.edited") data.comment = await commentOf(trx, event.commentId);
   if (event.type === "comment.deleted") data.comment = { id: event.commentId };
