@@ -225,11 +225,12 @@ function responseOf(operation: ApiOperation) {
   return { description: response.description, headers: rateHeaders, content: { "application/json": { schema } } };
 }
 
-let cached: { baseUrl: string; document: object } | undefined;
+let cached: { key: string; document: object } | undefined;
 
-/** The document, for a server at `baseUrl` (PUBLIC_URL, or the address asked). */
-export function openApiDocument(baseUrl: string): object {
-  if (cached?.baseUrl === baseUrl) return cached.document;
+/** The document, for a server at `baseUrl` (PUBLIC_URL, or the address asked) whose tokens may make `ratePerMinute` requests a minute. */
+export function openApiDocument(baseUrl: string, ratePerMinute: number): object {
+  const key = `${baseUrl} ${ratePerMinute}`;
+  if (cached?.key === key) return cached.document;
   const paths: Record<string, Record<string, object>> = {};
   for (const operation of apiOperations) {
     const errors = Object.fromEntries(operation.errors.map((code) => [String(apiErrorStatus[code]), { $ref: `#/components/responses/${code}` }]));
@@ -258,7 +259,7 @@ export function openApiDocument(baseUrl: string): object {
       title: "Cairn API",
       version: "1",
       description:
-        "The JSON API of Cairn. Authenticate with a personal access token, made at /settings/tokens, sent as `Authorization: Bearer cairn_pat_…`; session cookies do not authenticate it. A token acts as its user, with that user's roles; a `read` token cannot write. Each token may make a number of requests a minute (600 unless the operator set API_RATE_LIMIT); every answer says where it stands in `RateLimit-*` headers, and a request over the limit is answered 429 with Retry-After. Errors are JSON: `{\"error\": {\"code\", \"message\", \"fields\"?, \"digest\"?}}`.",
+        `The JSON API of Cairn. Authenticate with a personal access token, made at /settings/tokens, sent as \`Authorization: Bearer cairn_pat_…\`; session cookies do not authenticate it. A token acts as its user, with that user's roles; a \`read\` token cannot write. Each token may make ${ratePerMinute.toLocaleString("en")} requests a minute (API_RATE_LIMIT); every answer says where it stands in \`RateLimit-*\` headers, and a request over the limit is answered 429 with Retry-After. Errors are JSON: \`{"error": {"code", "message", "fields"?, "digest"?}}\`.`,
     },
     servers: [{ url: `${baseUrl}${apiBasePath}` }],
     security: [{ bearerAuth: [] }],
@@ -269,6 +270,6 @@ export function openApiDocument(baseUrl: string): object {
       responses,
     },
   };
-  cached = { baseUrl, document };
+  cached = { key, document };
   return document;
 }

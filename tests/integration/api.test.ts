@@ -127,7 +127,7 @@ describe.each(testDialects)("the API on %s", (dialect) => {
     const page = await fetch(new URL("/api", server.url));
     expect(page.status).toBe(200);
     const html = (await page.text()).replaceAll("<!-- -->", "");
-    for (const text of ["Cairn API", "List issues", "Update an issue", "/workspaces/{workspace}/projects/{key}/issues/{number}", "rate_limited", "Authorization: Bearer"]) {
+    for (const text of ["Cairn API", "600 requests a minute", "List issues", "Update an issue", "/workspaces/{workspace}/projects/{key}/issues/{number}", "rate_limited", "Authorization: Bearer"]) {
       expect(html).toContain(text);
     }
   });

@@ -2,9 +2,9 @@
 //
 // Builds Cairn if the build is missing or older than the sources, seeds a demo workspace in a
 // temporary DATA_DIR, starts the production server on a free 127.0.0.1 port, signs in as the seeded
-// owner and photographs the issue list, an issue, the board, My issues and the inbox in Chromium: at 1440×900 and
+// owner and photographs the issue list, an issue, the board, My issues, the inbox, the webhooks settings and the API reference in Chromium: at 1440×900 and
 // at 390×844, each in the light and the dark colour scheme. The viewport only, not the whole page.
-// Files: <out>/{list,issue,board,my-issues,inbox}-{desktop,phone}-{light,dark}.png, overwritten each run.
+// Files: <out>/{list,issue,board,my-issues,inbox,webhooks,api-reference}-{desktop,phone}-{light,dark}.png, overwritten each run.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -74,6 +74,8 @@ async function screens(env) {
     { name: "board", path: `${base}/board` },
     { name: "my-issues", path: home },
     { name: "inbox", path: `${home}/inbox` },
+    { name: "webhooks", path: `${home}/settings/webhooks` },
+    { name: "api-reference", path: "/api" },
   ];
 }
 

@@ -45,7 +45,7 @@ type Document = {
 /** The API's reference, rendered on the server from its OpenAPI document: readable without JavaScript. */
 export function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(appContext);
-  return { document: openApiDocument(baseUrlOf(services, new URL(request.url))) as Document };
+  return { document: openApiDocument(baseUrlOf(services, new URL(request.url)), services.config.apiRatePerMinute) as Document };
 }
 
 /** The page takes no form: a POST is told so, in JSON like the rest of /api. */

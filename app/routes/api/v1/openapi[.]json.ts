@@ -7,7 +7,9 @@ import type { Route } from "./+types/openapi[.]json";
 /** GET /api/v1/openapi.json: the API's OpenAPI 3.1 document, for anyone (it describes, it holds no data). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(appContext);
-  return Response.json(openApiDocument(baseUrlOf(services, new URL(request.url))), { headers: { "Cache-Control": "public, max-age=300" } });
+  return Response.json(openApiDocument(baseUrlOf(services, new URL(request.url)), services.config.apiRatePerMinute), {
+    headers: { "Cache-Control": "public, max-age=300" },
+  });
 }
 
 export async function action() {
