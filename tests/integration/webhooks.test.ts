@@ -325,4 +325,28 @@ describe.each(testDialects)("webhooks over HTTP on %s", (dialect) => {
     expect(receiver.received).toHaveLength(before);
     expect(await text(await people.grace.client.get(settings))).toContain("Refused: 127.0.0.1");
   });
+
+  it("turns off a webhook that has failed for a day and tells its creator in the inbox, which leads to the webhooks page", { timeout: 60_000 }, async () => {
+    const down = "http://127.0.0.1:1/down";
+    expect((await postPairs(people.grace.client, settings, [["intent", "create"], ["url", down], ["events", "comment.created"]])).status).toBe(200);
+    // It has failed since yesterday (what the dispatcher records at a first failure); the next failure turns it off.
+    const yesterday = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    await handle.db.updateTable("webhooks").set({ failing_since: yesterday }).where("url", "=", down).execute();
+    expect((await people.olivia.client.post(issuePath(1), { intent: "comment", body: "Anyone there?" })).status).toBe(302);
+    const deadline = Date.now() + 20_000;
+    while ((await handle.db.selectFrom("webhooks").select("enabled").where("url", "=", down).executeTakeFirstOrThrow()).enabled === 1) {
+      if (Date.now() > deadline) throw new Error("the webhook was never turned off");
+      await pause(50);
+    }
+
+    const inbox = await text(await people.grace.client.get("/w/rockets/inbox"));
+    expect(inbox).toContain(`Webhook turned off: ${down}`);
+    expect(inbox).toContain('href="/w/rockets/settings/webhooks"');
+    // Only its creator is told.
+    expect(await text(await people.olivia.client.get("/w/rockets/inbox"))).not.toContain("Webhook turned off");
+    const { id: noticeId } = await handle.db.selectFrom("notifications").select("id").where("reason", "=", "webhook_disabled").executeTakeFirstOrThrow();
+    expect((await people.grace.client.post("/w/rockets/inbox", { intent: "read", notificationId: String(noticeId) })).status).toBe(302);
+    expect(await text(await people.grace.client.get("/w/rockets/inbox"))).toContain("Mark webhook notice as unread");
+    expect(await text(await people.grace.client.get(settings))).toContain("Off: turned off by Cairn after a day of failed deliveries");
+  });
 });
