@@ -6,9 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiTokenPrefix, authenticateApiToken, createApiToken, listApiTokens, maxApiTokensPerUser, revokeApiToken } from "~/auth/api-tokens.server";
 import { hashToken } from "~/auth/tokens.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { withMigratedDatabase } from "../support/migrated-database";
 import { type RunningServer, startServer } from "../support/server";
 import { insertUser } from "../support/users";
 
@@ -23,17 +23,7 @@ describe.each(testDialects)("API tokens on %s", (dialect) => {
   let ada: number;
   let grace: number;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = database.open();
-    await migrateToLatest(handle);
-    db = handle.db;
-  });
-
-  afterAll(async () => {
-    await handle?.db.destroy();
-    await database?.drop();
-  });
+  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
 
   beforeEach(async () => {
     await db.deleteFrom("api_tokens").execute();

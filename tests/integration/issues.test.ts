@@ -4,10 +4,9 @@
  * that name who changed what, closed_at (docs/product.md, What is stored, §4, §5, §9).
  */
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
 import {
   type Conflict,
   conflictMessage,
@@ -17,7 +16,8 @@ import {
   parseIssueNumber,
   updateIssue,
 } from "~/issues/issues.server";
-import { createTestDatabase, testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
+import { testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
+import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { addMember, emptyWorkspaceTables, insertProject, type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
@@ -67,18 +67,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
   let labels: Record<string, number>;
   let foreignLabel: number;
 
-  // One database per dialect (creating a PostgreSQL database per test is slow); each test starts empty.
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = database.open();
-    await migrateToLatest(handle);
-    db = handle.db;
-  });
-
-  afterAll(async () => {
-    await handle?.db.destroy();
-    await database?.drop();
-  });
+  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);

@@ -4,7 +4,7 @@
  * and that no input — quotes, operators, SQL, huge strings, any script — is an error.
  */
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -23,6 +23,7 @@ import * as foundation from "../../migrations/0001_foundation";
 import * as accounts from "../../migrations/0002_accounts";
 import * as projectsIssues from "../../migrations/0003_projects_issues";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
@@ -129,17 +130,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
   const search = (q: string, page = 1, workspaceId = acme) => searchIssues(handle, { workspaceId, q, page });
   const keys = async (q: string, workspaceId = acme) => (await search(q, 1, workspaceId)).results.map((r) => `${r.projectKey}-${r.number}`);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = database.open();
-    await migrateToLatest(handle);
-    db = handle.db;
-  });
-
-  afterAll(async () => {
-    await handle?.db.destroy();
-    await database?.drop();
-  });
+  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);

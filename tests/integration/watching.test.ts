@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { addComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
 import { createIssue, findIssueDetail, type ProjectScope, updateIssue } from "~/issues/issues.server";
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
-import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { testDialects, type TestDatabase } from "../support/databases";
+import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
 
@@ -19,17 +19,7 @@ describe.each(testDialects)("watching on %s", (dialect) => {
   let people: Record<"Ada" | "Grace" | "Linus" | "Margaret", number>;
   let issueId: number;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = database.open();
-    await migrateToLatest(handle);
-    db = handle.db;
-  });
-
-  afterAll(async () => {
-    await handle?.db.destroy();
-    await database?.drop();
-  });
+  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);

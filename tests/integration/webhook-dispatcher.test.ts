@@ -5,9 +5,8 @@
  * delivery; a day of failures turns the webhook off and tells its creator in the inbox; old log
  * rows are pruned.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
 import { addComment } from "~/comments/comments.server";
 import { createIssue, updateIssue } from "~/issues/issues.server";
 import { createLogger } from "~/logging/logger.server";
@@ -15,7 +14,8 @@ import { listInbox, unreadCount } from "~/notifications/notifications.server";
 import { createWebhookDispatcher, deliveryRetentionMs, failingDisableMs } from "~/webhooks/dispatcher.server";
 import type { AttemptOutcome, sendWebhook } from "~/webhooks/send.server";
 import { createWebhook, listWebhooks } from "~/webhooks/webhooks.server";
-import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
+import { testDialects, type TestDatabase } from "../support/databases";
+import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
@@ -49,17 +49,7 @@ describe.each(testDialects)("the webhook dispatcher on %s", (dialect) => {
     while (await run.run(() => now));
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    handle = database.open();
-    await migrateToLatest(handle);
-    db = handle.db;
-  });
-
-  afterAll(async () => {
-    await handle?.db.destroy();
-    await database?.drop();
-  });
+  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
 
   beforeEach(async () => {
     await db.deleteFrom("webhooks").execute();
