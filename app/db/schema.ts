@@ -337,6 +337,8 @@ export interface CommentsTable {
 
 export const activityKinds = [
   "created", "title", "description", "status", "priority", "assignee", "labels", "due_date", "comment_deleted",
+  // Another issue's description or comment mentions this one; `to_value` is that issue's key (WEB-7).
+  "referenced",
 ] as const;
 export type ActivityKind = (typeof activityKinds)[number];
 

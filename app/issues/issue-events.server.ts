@@ -3,7 +3,9 @@ import type { ActivityKind, DB, NotificationReason } from "~/db/schema";
 import { notify, type NotificationMail } from "~/notifications/notifications.server";
 import { reasonRank } from "~/notifications/reasons";
 import type { IssueFields, ProjectScope } from "./issues.server";
+import { recordReferences } from "./issue-references.server";
 import { mentionedHandles, newlyMentioned } from "./mentions";
+import { newlyReferenced, referencedIssues } from "./references";
 import { enqueueWebhookDeliveries } from "~/webhooks/enqueue.server";
 import { watchIssue } from "./watching.server";
 
@@ -96,6 +98,15 @@ function mentionsOf(event: IssueEvent): string[] {
   return [];
 }
 
+/** The issues an event newly references (`WEB-42`): in a new text, or added by an edit. */
+function referencesOf(event: IssueEvent) {
+  if (event.type === "issue.created") return referencedIssues(event.values.description);
+  if (event.type === "comment.created") return referencedIssues(event.body);
+  if (event.type === "comment.edited") return newlyReferenced(event.body.from, event.body.to);
+  if (event.type === "issue.updated" && event.changes.description) return newlyReferenced(event.changes.description.from, event.changes.description.to);
+  return [];
+}
+
 /** What the issue's watchers hear of: comments, status changes, assignment. */
 function watcherReason(event: IssueEvent): NotificationReason | undefined {
   if (event.type === "comment.created") return "commented";
@@ -131,8 +142,9 @@ async function watchersOf(trx: Trx, scope: EventScope): Promise<number[]> {
 
 /**
  * Records an event of an issue write, inside its transaction: the event, its webhook deliveries
- * (decision record 020), its activity, who now watches the issue, and who is notified (never the actor) — in the inbox, and by mail through the
- * outbox when `scope.mail` is set.
+ * (decision record 020), its activity, the issues its text newly references, who now watches the
+ * issue, and who is notified (never the actor) — in the inbox, and by mail through the outbox
+ * when `scope.mail` is set.
  */
 export async function recordIssueEvent(trx: Trx, scope: EventScope, event: IssueEvent): Promise<void> {
   const now = scope.now.toISOString();
@@ -158,6 +170,7 @@ export async function recordIssueEvent(trx: Trx, scope: EventScope, event: Issue
       .values(activity.map((row) => ({ ...row, issue_id: scope.issueId, actor_id: scope.actorId, issue_version: scope.version, created_at: now })))
       .execute();
   }
+  await recordReferences(trx, { workspaceId: scope.project.workspace_id, issueId: scope.issueId, actorId: scope.actorId, now: scope.now }, referencesOf(event));
 
   const mentioned = await membersByHandle(trx, scope.project.workspace_id, mentionsOf(event));
   for (const userId of new Set([...newWatchers(event, scope.actorId), ...mentioned])) {

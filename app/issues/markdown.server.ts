@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
-import { parsePositiveInteger } from "~/forms/fields.server";
 import { mentionPattern } from "./mentions";
+import { issuePath, issueReferencePattern, referenceOf } from "./references";
 
 const linkRel = "noopener noreferrer nofollow";
 const allowedSchemes = new Set(["http", "https", "mailto"]);
@@ -92,14 +92,14 @@ md.renderer.rules.task_checkbox = (tokens, idx) =>
 md.renderer.rules.task_label_open = () => "<label>";
 md.renderer.rules.task_label_close = () => "</label>";
 
-/** `WEB-42`: a project key (2–6 letters, see projectKeyField) and an issue number, as a whole word. */
-const issueReference = /(?<![\p{L}\p{N}_-])([A-Z]{2,6})-([1-9]\d{0,9})(?![\p{L}\p{N}_-])/gu;
+/** An issue a text references, as its link shows it (see findReferencedIssues). */
+export type ReferencedIssue = { title: string; closed: boolean };
 
 export type MarkdownOptions = {
   /** The workspace whose issues `KEY-42` references link to. */
   workspaceSlug: string;
-  /** Its projects' keys: only a reference to one of them links. */
-  projectKeys: ReadonlySet<string>;
+  /** Its issues the text references, by key (`WEB-42`): only these link — an issue that does not exist stays text. */
+  issues: ReadonlyMap<string, ReferencedIssue>;
   /** Its members by handle: only a mention of one of them links, to `mentionHref` of them. */
   people?: ReadonlyMap<string, { id: number; name: string }>;
   mentionHref?: (person: { id: number; name: string }) => string;
@@ -144,12 +144,17 @@ function linkText(state: StateCore, pattern: RegExp, link: (match: RegExpMatchAr
 
 // After text_join, so that text split by escapes is whole again.
 md.core.ruler.after("text_join", "issue_references", (state) => {
-  const { workspaceSlug, projectKeys } = state.env as RenderEnv;
-  if (!workspaceSlug || !projectKeys?.size) return;
-  linkText(state, issueReference, ([, key = "", digits]) => {
-    const number = parsePositiveInteger(digits);
-    if (!projectKeys.has(key) || number === null) return undefined;
-    return { href: `/w/${encodeURIComponent(workspaceSlug)}/p/${key}/issues/${number}` };
+  const { workspaceSlug, issues } = state.env as RenderEnv;
+  if (!workspaceSlug || !issues?.size) return;
+  linkText(state, issueReferencePattern, (match) => {
+    const reference = referenceOf(match);
+    const issue = reference && issues.get(reference.key);
+    if (!issue) return undefined;
+    return {
+      href: issuePath(workspaceSlug, reference.key),
+      title: issue.title,
+      className: issue.closed ? "issue-ref closed" : "issue-ref",
+    };
   });
 });
 

@@ -6,13 +6,16 @@ export const mentionPattern = /(?<![\p{L}\p{N}_.@/-])@([a-z0-9]+(?:-[a-z0-9]+)*)
 
 const handleLength = { min: 3, max: 39 };
 
-// Code is no mention: fenced blocks and inline code spans.
+// Code is no mention nor reference: fenced blocks and inline code spans.
 const codeBlocks = /(^|\n)(`{3,}|~{3,})[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g;
 const codeSpans = /(`+)[^`][\s\S]*?\1/g;
 
+/** The text with its code (fenced blocks, inline spans) blanked out: what is in code mentions nothing. */
+export const withoutCode = (text: string) => text.replace(codeBlocks, "\n").replace(codeSpans, " ");
+
 /** The handles a text mentions, lower-cased, each once, in the order they first appear. */
 export function mentionedHandles(text: string): string[] {
-  const prose = text.replace(codeBlocks, "\n").replace(codeSpans, " ");
+  const prose = withoutCode(text);
   const handles = new Set<string>();
   for (const match of prose.matchAll(mentionPattern)) {
     const handle = match[1]!.toLowerCase();

@@ -72,8 +72,8 @@ export type ChangeGroup = {
 /** How long after a person's first change their next ones still join its line. */
 export const groupWindowMs = 5 * 60_000;
 
-/** Changes that always stand on their own line. */
-const standalone = new Set(["created", "comment_deleted"]);
+/** Changes that always stand on their own line (each mention names its own issue). */
+const standalone = new Set(["created", "comment_deleted", "referenced"]);
 
 function joins(group: ChangeGroup, change: Change): boolean {
   return (
@@ -130,6 +130,8 @@ function clauseOf({ kind, from, to }: Change): Clause {
       return to ? { verb: "set", rest: `the due date to ${to}` } : { verb: "removed", rest: "the due date" };
     case "comment_deleted":
       return { verb: "deleted", rest: "a comment" };
+    case "referenced":
+      return { verb: "mentioned", rest: `it in ${to}` };
     default:
       return { verb: "changed", rest: "the issue" };
   }

@@ -13,6 +13,8 @@ import { migrateToLatest } from "~/db/migrate.server";
 import type { DB, Status } from "~/db/schema";
 import { priorities, statuses } from "~/issues/issue-fields";
 import { issuePageSize, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
+import { findReferencedIssues } from "~/issues/issue-references.server";
+import { referencedIssues } from "~/issues/references";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { seedTestWorkspace } from "../support/workspaces";
 
@@ -377,6 +379,7 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
   let explain: (query: Captured) => Promise<string[]>;
   let closeLogged: () => Promise<void>;
   let webId: number;
+  let workspaceId: number;
   let ada: number;
   let grace: number;
   let bugLabel: number;
@@ -396,6 +399,7 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
     });
     ({ Ada: ada, Grace: grace } = acme.users);
     webId = acme.projects.WEB.id;
+    workspaceId = acme.id;
     const opsId = acme.projects.OPS.id;
     bugLabel = acme.labels.Bug;
 
@@ -551,5 +555,15 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
     // The page's rows (each with the count of matching issues, a subquery run once).
     const rows = plans.find((p) => /\blimit\b/i.test(p.sql))!;
     expect(sorts(rows.plan), `${rows.sql}\n${rows.plan.join("\n")}`).toEqual([]);
+  });
+
+  it("finds the issues a text references (WEB-42) through the issues' (project, number) index", async () => {
+    captured = [];
+    const found = await findReferencedIssues(logged, workspaceId, referencedIssues("WEB-7, WEB-49999 and OPS-3; not WEB-100000 nor API-1."));
+    expect([...found.keys()].sort()).toEqual(["OPS-3", "WEB-49999", "WEB-7"]);
+    expect(captured).toHaveLength(1);
+    const plan = await explain(captured[0]!);
+    captured = [];
+    expect(fullScans(plan), plan.join("\n")).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * What every signed-in page shares is looked up once per request (issue 13): the session with its
  * user (one query), then the workspace with the user's workspaces, its projects, members and
  * labels (one query) — whichever of the nested loaders asks first. The issue page adds one query:
- * the issue with its labels and timeline.
+ * the issue with its labels and timeline, and one more when its texts reference issues (WEB-42).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrowserlessClient } from "../support/browserless-client";
@@ -84,6 +84,15 @@ describe.each(testDialects)("lookups shared by a page's loaders on %s", (dialect
     expect(body).toContain("<strong>too</strong>");
     expect(body).toContain("created the issue");
     expect(body).toContain('"Bug"');
+  });
+
+  it("takes one query more when its texts reference issues (WEB-1), for all of them at once", async () => {
+    expect((await ada.post("/w/acme/p/WEB/issues/new", { title: "Login redirect, again", description: "Like WEB-1, API-1 and WEB-99." })).status).toBe(302);
+    expect((await ada.post("/w/acme/p/WEB/issues/2", { intent: "comment", body: "And WEB-1 again, or WEB-3?" })).status).toBe(302);
+    const response = await settled(ada, dataOf("/w/acme/p/WEB/issues/2", "routes/w/$workspace/p/$key/issues/$number"));
+    expect(response.status).toBe(200);
+    expect(queries(response)).toBe(4);
+    expect(await response.text()).toContain('title=\\"Fix the login redirect\\" class=\\"issue-ref\\"');
   });
 
   it("renders the whole issue page, its menus offering the members and labels of the one lookup", async () => {

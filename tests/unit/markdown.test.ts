@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown as renderWith } from "~/issues/markdown.server";
 
-/** A workspace `acme` with projects WEB and API. */
-const acme = { workspaceSlug: "acme", projectKeys: new Set(["WEB", "API"]) };
+/** A workspace `acme` whose projects WEB and API have these issues (WEB-42 closed). */
+const existing = (keys: string[], closed: string[] = []) => new Map(keys.map((key) => [key, { title: `Title of ${key}`, closed: closed.includes(key) }]));
+const acme = { workspaceSlug: "acme", issues: existing(["WEB-1", "WEB-2", "WEB-3", "WEB-8", "WEB-10", "WEB-42", "API-7"], ["WEB-42"]) };
 const renderMarkdown = (source: string) => renderWith(source, acme);
 
 /** Every tag the browser would build from the HTML: its name and its attribute text. */
@@ -151,15 +152,16 @@ describe("renderMarkdown", () => {
     expect(html).toBe('<pre><code class="language-ts">const a = 1;\n</code></pre>\n');
   });
 
-  it("links references to issues of the workspace's projects", () => {
+  it("links references to issues of the workspace, titled, a closed one marked", () => {
     const html = renderMarkdown("Blocked by WEB-42 and API-7; see (WEB-1), **WEB-8**.\n\n# WEB-10");
     expect(hrefs(html)).toEqual(["/w/acme/p/WEB/issues/42", "/w/acme/p/API/issues/7", "/w/acme/p/WEB/issues/1", "/w/acme/p/WEB/issues/8", "/w/acme/p/WEB/issues/10"]);
-    expect(html).toContain('<a href="/w/acme/p/WEB/issues/42" rel="noopener noreferrer nofollow">WEB-42</a> and');
-    expect(html).toContain('<strong><a href="/w/acme/p/WEB/issues/8" rel="noopener noreferrer nofollow">WEB-8</a></strong>');
+    expect(html).toContain('<a href="/w/acme/p/WEB/issues/42" title="Title of WEB-42" class="issue-ref closed" rel="noopener noreferrer nofollow">WEB-42</a> and');
+    expect(html).toContain('<strong><a href="/w/acme/p/WEB/issues/8" title="Title of WEB-8" class="issue-ref" rel="noopener noreferrer nofollow">WEB-8</a></strong>');
   });
 
   it.each([
     ["an unknown project key", "FOO-1"],
+    ["an issue the project does not have (or the reader cannot see)", "WEB-99"],
     ["a lower-case key", "web-1"],
     ["issue number 0", "WEB-0"],
     ["a number with a leading zero", "WEB-042"],
@@ -180,9 +182,9 @@ describe("renderMarkdown", () => {
     expect(html.match(/<a /g)).toHaveLength(3);
   });
 
-  it("links to the workspace it is given, and nothing in a workspace without projects", () => {
-    expect(hrefs(renderWith("WEB-5", { workspaceSlug: "beta-team", projectKeys: new Set(["WEB"]) }))).toEqual(["/w/beta-team/p/WEB/issues/5"]);
-    expect(renderWith("WEB-5", { workspaceSlug: "beta-team", projectKeys: new Set() })).toBe("<p>WEB-5</p>\n");
+  it("links to the workspace it is given, and nothing when the text references no issue it has", () => {
+    expect(hrefs(renderWith("WEB-5", { workspaceSlug: "beta-team", issues: existing(["WEB-5"]) }))).toEqual(["/w/beta-team/p/WEB/issues/5"]);
+    expect(renderWith("WEB-5", { workspaceSlug: "beta-team", issues: new Map() })).toBe("<p>WEB-5</p>\n");
   });
 });
 

@@ -35,9 +35,11 @@ describe("groupTimeline", () => {
     expect(shape(items)).toEqual([["status"], ["priority"], ["title"], "comment", ["labels"]]);
   });
 
-  it("keeps the creation and deleted comments on lines of their own", () => {
+  it("keeps the creation, deleted comments and mentions elsewhere on lines of their own", () => {
     const items = groupTimeline([change(1, 0, "created"), change(1, 1, "status", "Backlog", "Todo"), change(1, 2, "comment_deleted"), change(1, 3, "priority", "Low", "High")]);
     expect(shape(items)).toEqual([["created"], ["status"], ["comment_deleted"], ["priority"]]);
+    const mentions = groupTimeline([change(1, 0, "referenced", null, "WEB-1"), change(1, 1, "referenced", null, "WEB-2"), change(1, 2, "status", "Todo", "Done")]);
+    expect(shape(mentions)).toEqual([["referenced"], ["referenced"], ["status"]]);
   });
 
   it("never joins changes whose person is gone (no id to tell them apart)", () => {
@@ -65,6 +67,7 @@ describe("describeChanges", () => {
     expect(said("due_date", null, "2026-03-15")).toBe("set the due date to 2026-03-15");
     expect(said("due_date", "2026-03-15", null)).toBe("removed the due date");
     expect(said("comment_deleted", null, null)).toBe("deleted a comment");
+    expect(said("referenced", null, "WEB-7")).toBe("mentioned it in WEB-7");
   });
 
   it("says a shared verb once and joins the last clause with “and”", () => {

@@ -39,6 +39,7 @@ export const FileText = icon("file-text");
 export const Gauge = icon("gauge");
 export const Inbox = icon("inbox");
 export const Kanban = icon("kanban");
+export const Link2 = icon("link-2");
 export const List = icon("list");
 export const ListFilter = icon("list-filter");
 export const LogOut = icon("log-out");

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
+import { ArrowLeft, CirclePlus, Link2, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
@@ -17,16 +17,18 @@ import { parseForm } from "~/forms/parse-form.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/context/app-context.server";
+import type { Database } from "~/db/database.server";
 import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
-import { renderMarkdown } from "~/issues/markdown.server";
+import { findReferencedIssues } from "~/issues/issue-references.server";
+import { type MarkdownOptions, renderMarkdown } from "~/issues/markdown.server";
+import { issuePath, referencedIssues, referenceLimit } from "~/issues/references";
 import { describeChanges, groupTimeline, namedChange } from "~/issues/timeline";
 import { markIssueRead } from "~/notifications/notifications.server";
 import { MentionSuggestions } from "~/components/mention-suggestions";
 import type { MentionCandidate } from "~/components/mention-query";
 import { listLabels } from "~/labels/labels.server";
-import { listProjects } from "~/projects/projects.server";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
@@ -43,18 +45,25 @@ async function loadIssue(args: Route.ActionArgs, permission: "workspace:read" | 
 }
 
 /**
- * How this workspace's Markdown links `WEB-42` (to the issue, when WEB is one of its projects) and
- * `@ada` (to the issues assigned to Ada in this project, when she is a member).
+ * How this workspace's Markdown links `WEB-42` (to the issue, when this workspace has it: one query
+ * for all of the texts' references, none when they have none) and `@ada` (to the issues assigned to
+ * Ada in this project, when she is a member).
  */
-const markdownOptions = (workspaceSlug: string, projectKey: string, projects: { key: string }[], members: { userId: number; name: string; handle: string }[]) => ({
-  workspaceSlug,
-  projectKeys: new Set(projects.map((p) => p.key)),
-  people: new Map(members.map((m) => [m.handle, { id: m.userId, name: m.name }])),
-  mentionHref: (person: { id: number }) => `/w/${encodeURIComponent(workspaceSlug)}/p/${projectKey}/issues?assignee=${person.id}`,
-});
+async function markdownOptions(db: Database, workspace: { id: number; slug: string }, projectKey: string, members: { userId: number; name: string; handle: string }[], texts: string[]) {
+  const references = new Map(texts.flatMap(referencedIssues).map((reference) => [reference.key, reference]));
+  return {
+    workspaceSlug: workspace.slug,
+    issues: await findReferencedIssues(db, workspace.id, [...references.values()].slice(0, referenceLimit)),
+    people: new Map(members.map((m) => [m.handle, { id: m.userId, name: m.name }])),
+    mentionHref: (person: { id: number }) => `/w/${encodeURIComponent(workspace.slug)}/p/${projectKey}/issues?assignee=${person.id}`,
+  } satisfies MarkdownOptions;
+}
 
-/** An activity line as the page shows it: who, what (one sentence), the icon of its first change, when. */
-export type ActivityItem = { type: "changes"; id: number; who: string | null; kind: string; text: string; dates?: string[]; at: string };
+/**
+ * An activity line as the page shows it: who, what (one sentence), the icon of its first change,
+ * when; the dates and the issue keys (`links`) in its sentence are marked up as such.
+ */
+export type ActivityItem = { type: "changes"; id: number; who: string | null; kind: string; text: string; dates?: string[]; links?: { text: string; href: string }[]; at: string };
 /** A comment as the page shows it; its Markdown source only where it can be edited (one's own). */
 export type CommentItem = {
   type: "comment";
@@ -77,23 +86,24 @@ export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args, "workspace:read");
   const { db } = args.context.get(appContext);
   const number = parseIssueNumber(args.params.number);
-  const [found, members, labels, projects] = await Promise.all([
+  const [found, members, labels] = await Promise.all([
     number ? findIssueDetail(db, project.id, number, user.id) : undefined,
     listMembers(db, workspace.id),
     listLabels(db, workspace.id),
-    listProjects(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
   const { issue, timeline, watching, unread } = found;
   // Opening the issue reads its notification.
   if (unread) await markIssueRead(db, { userId: user.id, issueId: issue.id, now: new Date() });
-  const markdown = markdownOptions(workspace.slug, project.key, projects, members);
+  const texts = [issue.description, ...timeline.flatMap((entry) => (entry.type === "comment" && !entry.deleted ? [entry.body] : []))];
+  const markdown = await markdownOptions(db, workspace, project.key, members, texts);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
   const labelNames = new Map(labels.map((label) => [label.id, label.name]));
   const named = timeline.map((entry) => (entry.type === "activity" ? namedChange(entry, labelNames) : entry));
   const items = groupTimeline(named).map((item): ActivityItem | CommentItem => {
     if (item.type === "changes") {
       const dates = item.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
+      const links = item.changes.filter((c) => c.kind === "referenced" && c.to).map((c) => ({ text: c.to!, href: issuePath(workspace.slug, c.to!) }));
       return {
         type: "changes",
         id: item.id,
@@ -101,6 +111,7 @@ export async function loader(args: Route.LoaderArgs) {
         kind: item.changes[0]!.kind,
         text: describeChanges(item.changes),
         ...(dates.length ? { dates } : {}),
+        ...(links.length ? { links } : {}),
         at: item.changes.at(-1)!.at,
       };
     }
@@ -168,8 +179,7 @@ export async function action(args: Route.ActionArgs) {
   }
   if (form.intent === "preview" || form.intent === "write") {
     if (form.intent === "write") return submission.reply();
-    const [projects, members] = await Promise.all([listProjects(db, workspace.id), listMembers(db, workspace.id)]);
-    const markdown = markdownOptions(workspace.slug, project.key, projects, members);
+    const markdown = await markdownOptions(db, workspace, project.key, await listMembers(db, workspace.id), [form.description]);
     return {
       ...submission.reply(),
       previewHtml: renderMarkdown(form.description, markdown),
@@ -502,13 +512,16 @@ const activityIcons: Record<string, LucideIcon> = {
   labels: Tag,
   due_date: CalendarDays,
   comment_deleted: MessageSquareX,
+  referenced: Link2,
 };
 
-/** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s. */
+/** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s, issue keys links. */
 function ActivityLine({ item }: { item: ActivityItem }) {
   const Icon = activityIcons[item.kind] ?? CircleDot;
   const dates = item.dates ?? [];
-  const pieces = dates.length ? item.text.split(new RegExp(`(${dates.join("|")})`)) : [item.text];
+  const links = new Map((item.links ?? []).map((link) => [link.text, link.href]));
+  const marked = [...dates, ...links.keys()];
+  const pieces = marked.length ? item.text.split(new RegExp(`(${marked.join("|")})(?!\\d)`)) : [item.text];
   return (
     <li className="activity">
       <Icon size={14} aria-hidden="true" className="mt-0.5 shrink-0" />
@@ -519,6 +532,10 @@ function ActivityLine({ item }: { item: ActivityItem }) {
             <time key={i} dateTime={piece}>
               {piece}
             </time>
+          ) : links.has(piece) ? (
+            <Link key={i} to={links.get(piece)!} className="quiet-link font-medium">
+              {piece}
+            </Link>
           ) : (
             piece
           ),
