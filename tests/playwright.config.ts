@@ -6,7 +6,14 @@ const chromium = {
   args: ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 
-/** Every journey runs four times: with JavaScript and as a browser without it, each in the light and the dark color scheme. */
+/** The specs about how screens look (and read to assistive technology). */
+const lookSpecs = /\/(design-[a-z-]+|accessibility)\.spec\.ts$/;
+
+/**
+ * Every journey runs with JavaScript and as a browser without it. The dark color scheme changes
+ * only the look, so the dark projects run the specs about the look (design-*, accessibility: the
+ * screens, their contrast and their axe checks), not every journey again.
+ */
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "../test-results",
@@ -24,7 +31,7 @@ export default defineConfig({
   projects: [
     { name: "js-on", use: { javaScriptEnabled: true, colorScheme: "light" } },
     { name: "js-off", use: { javaScriptEnabled: false, colorScheme: "light" } },
-    { name: "js-on-dark", use: { javaScriptEnabled: true, colorScheme: "dark" } },
-    { name: "js-off-dark", use: { javaScriptEnabled: false, colorScheme: "dark" } },
+    { name: "js-on-dark", testMatch: lookSpecs, use: { javaScriptEnabled: true, colorScheme: "dark" } },
+    { name: "js-off-dark", testMatch: lookSpecs, use: { javaScriptEnabled: false, colorScheme: "dark" } },
   ],
 });
