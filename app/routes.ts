@@ -59,6 +59,8 @@ export default [
     route("workspaces/:workspace/projects/:key/issues/:number/comments", "routes/api/v1/workspaces/$workspace/projects/$key/issues/$number/comments.ts"),
     route("*", "routes/api/v1/not-found.ts"),
   ]),
+  // `/api/v1` itself names no resource either: the same JSON 404 (a splat needs something after the slash).
+  route("api/v1", "routes/api/v1/not-found.ts", { id: "routes/api/v1/root" }),
   // GET /healthz is answered by the host (app/host/app.server.ts), before any of these.
   route("readyz", "routes/readyz.ts"),
   route("monitoring", "routes/monitoring.ts"),

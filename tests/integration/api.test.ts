@@ -189,6 +189,9 @@ describe.each(testDialects)("the API on %s", (dialect) => {
     refused(await call("member", "GET", "/workspaces/acme/projects/NOPE/issues"), 404, "not_found");
     refused(await call("member", "GET", "/workspaces/acme/projects/W3B!/issues"), 404, "not_found");
     refused(await call("member", "GET", "/nothing/here"), 404, "not_found");
+    // The API's root names no resource either, with or without its slash.
+    refused(await call("member", "GET", ""), 404, "not_found");
+    refused(await call("member", "GET", "/"), 404, "not_found");
     const wrongMethod = await call("owner", "DELETE", "/user");
     refused(wrongMethod, 405, "method_not_allowed");
     expect(wrongMethod.headers.get("allow")).toBe("GET");

@@ -1,6 +1,6 @@
 import { apiErrorResponse } from "~/api/api-errors.server";
 
-/** Any other URL under /api/v1: a JSON 404, not a page. */
+/** /api/v1 and any other URL under it: a JSON 404, not a page. */
 const notFound = async () => apiErrorResponse("not_found", "There is no such API resource: see /api for the reference.");
 
 export const loader = notFound;
