@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
+import type { ApiComment } from "~/api/schemas.server";
 import type { DB, WebhookEventType } from "~/db/schema";
 import type { IssueEvent } from "~/issues/issue-events.server";
 import { findApiIssueById } from "~/api/issues.server";
@@ -44,11 +45,12 @@ async function describeChanges(trx: Transaction<DB>, event: Extract<IssueEvent, 
   return described;
 }
 
-async function commentOf(trx: Transaction<DB>, commentId: number) {
+/** The comment as the API shows it (its `Comment` schema). */
+async function commentOf(trx: Transaction<DB>, commentId: number): Promise<ApiComment> {
   const comment = await trx
     .selectFrom("comments")
     .leftJoin("users", "users.id", "comments.author_id")
-    .select(["comments.id", "comments.body", "comments.created_at", "comments.updated_at", "users.id as authorId", "users.name", "users.handle"])
+    .select(["comments.id", "comments.body", "comments.created_at", "comments.updated_at", "comments.edited_at", "users.id as authorId", "users.name", "users.handle"])
     .where("comments.id", "=", commentId)
     .executeTakeFirstOrThrow();
   const author: WebhookPerson | null = comment.authorId === null ? null : { id: comment.authorId, name: comment.name!, handle: comment.handle! };
@@ -58,6 +60,7 @@ async function commentOf(trx: Transaction<DB>, commentId: number) {
     author,
     createdAt: new Date(comment.created_at).toISOString(),
     updatedAt: new Date(comment.updated_at).toISOString(),
+    edited: comment.edited_at !== null,
   };
 }
 

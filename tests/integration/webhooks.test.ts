@@ -187,8 +187,8 @@ describe.each(testDialects)("webhooks over HTTP on %s", (dialect) => {
     expect(filed!.timestamp).toMatch(/Z$/);
     expect(updated!.data.changes).toEqual({ status: { from: "backlog", to: "in_progress" } });
     expect(updated!.data.issue).toMatchObject({ status: "in_progress", version: 2 });
-    expect(commented!.data.comment).toMatchObject({ id: commentId, body: "Fuel loaded.", author: { id: olivia.id, name: "Olivia Owner", handle: "olivia" } });
-    expect(edited!.data.comment).toMatchObject({ id: commentId, body: "Fuel loaded twice." });
+    expect(commented!.data.comment).toMatchObject({ id: commentId, body: "Fuel loaded.", author: { id: olivia.id, name: "Olivia Owner", handle: "olivia" }, edited: false });
+    expect(edited!.data.comment).toMatchObject({ id: commentId, body: "Fuel loaded twice.", edited: true });
 
     // The log: the failed attempt and its retry, each with its status and duration.
     const log = await text(await grace.client.get(settings));
