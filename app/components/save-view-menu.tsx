@@ -62,7 +62,7 @@ export function SaveViewPanel({ action, query, canShare, lastResult }: { action:
   const pending = fetcher.state !== "idle";
 
   const content = (
-    <fetcher.Form method="post" action={action} {...getFormProps(form)} aria-label="Save view" className="w-72 space-y-2 p-2">
+    <fetcher.Form method="post" action={action} {...getFormProps(form)} aria-label="Save view" className="w-64 space-y-2 p-2">
       <input type="hidden" name="intent" value="save-view" />
       <input type="hidden" name="query" value={query} />
       <p className="menu-title px-0">Save these filters and sort as a view</p>
@@ -78,7 +78,6 @@ export function SaveViewPanel({ action, query, canShare, lastResult }: { action:
         <input
           {...getInputProps(fields.name, { type: "text" })}
           key={fields.name.key}
-          maxLength={60}
           autoComplete="off"
           className="mt-1 h-8 w-full rounded-md border border-zinc-300 bg-white px-2 text-sm aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-950"
         />
