@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { ListFilter, Plus } from "./icons/icon";
 
@@ -50,19 +50,28 @@ export function SaveViewPanel({ action, query, canShare, lastResult }: { action:
   const location = useLocation();
   const fetcher = useFetcher<SaveViewResult>({ key: saveViewFetcherKey });
   const result = fetcher.data?.saveView ?? lastResult;
-  const [form, fields] = useForm<{ name: string; shared: boolean }>({ id: "save-view", lastResult: result });
+  // One form per page: once the list changes (the view saved, another filter) it starts afresh, under
+  // a new Conform id (counted here: the first one must be the server's, for hydration).
+  const [generation, setGeneration] = useState(0);
+  const [form, fields] = useForm<{ name: string; shared: boolean }>({ id: `save-view-${generation}`, lastResult: result });
   const panel = useRef<HTMLDivElement>(null);
   const openOnServer = new URLSearchParams(location.search).get("menu") === saveViewMenuId || lastResult !== undefined;
-  // A new page (the saved view, another filter) closes the popover.
+  // A new page (the saved view, another filter) closes the popover and forgets an earlier refusal.
+  const { reset } = fetcher;
+  const shownKey = useRef(location.key);
   useEffect(() => {
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
     if (panel.current?.matches(":popover-open")) panel.current.hidePopover();
-  }, [location.key]);
+    reset();
+    setGeneration((count) => count + 1);
+  }, [location.key, reset]);
   const closeParams = new URLSearchParams(location.search);
   closeParams.delete("menu");
   const pending = fetcher.state !== "idle";
 
   const content = (
-    <fetcher.Form method="post" action={action} {...getFormProps(form)} aria-label="Save view" className="w-64 space-y-2 p-2">
+    <fetcher.Form key={generation} method="post" action={action} {...getFormProps(form)} aria-label="Save view" className="w-64 space-y-2 p-2">
       <input type="hidden" name="intent" value="save-view" />
       <input type="hidden" name="query" value={query} />
       <p className="menu-title px-0">Save these filters and sort as a view</p>
