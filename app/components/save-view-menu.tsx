@@ -128,7 +128,7 @@ export function SaveViewPanel({ action, query, canShare, lastResult }: { action:
     );
   }
   return (
-    <div id={panelId} ref={panel} popover="auto" className="menu-panel">
+    <div id={panelId} ref={panel} popover="auto" role="dialog" aria-label="Save view" className="menu-panel">
       {content}
     </div>
   );
