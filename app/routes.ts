@@ -31,6 +31,7 @@ export default [
       route("issues.csv", "routes/w/$workspace/p/$key/issues[.]csv.ts"),
       route("board", "routes/w/$workspace/p/$key/board.tsx"),
       route("settings", "routes/w/$workspace/p/$key/settings.tsx"),
+      route("views/:id", "routes/w/$workspace/p/$key/views/$id.tsx"),
     ]),
     route("settings", "routes/w/$workspace/settings/layout.tsx", [
       index("routes/w/$workspace/settings/index.tsx"),

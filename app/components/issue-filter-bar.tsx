@@ -35,6 +35,7 @@ export function IssueFilterBar({
   noun = "issue",
   csvHref,
   sortable = true,
+  saveView,
 }: {
   filters: IssueFilters;
   members: { userId: number; name: string }[];
@@ -43,6 +44,8 @@ export function IssueFilterBar({
   noun?: string;
   csvHref?: string;
   sortable?: boolean;
+  /** The list's "Save view" (app/components/save-view-menu.tsx), after the active filters. */
+  saveView?: ReactNode;
 }) {
   const submit = useSubmit();
   const current = filterParams(filters, { sort: sortable && filters.sort !== "updated" ? filters.sort : null });
@@ -139,6 +142,7 @@ export function IssueFilterBar({
           Clear filters
         </Link>
       ) : null}
+      {saveView}
 
       <div className="ml-auto flex flex-wrap items-center gap-2">
         <label className="relative">

@@ -28,6 +28,22 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  saved_views: SavedViewsTable;
+}
+
+/** A project's list saved under a name (migrations/0021, app/views/): for its owner, or shared with the workspace. */
+export interface SavedViewsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  project_id: number;
+  owner_id: number;
+  name: string;
+  /** The list's filters and sort as its canonical query string (`status=todo&assignee=me&sort=priority`), "" for none. */
+  query: string;
+  /** 1: the whole workspace sees it; 0: only its owner. */
+  shared: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export const webhookEventTypes = ["issue.created", "issue.updated", "comment.created", "comment.updated", "comment.deleted"] as const;

@@ -19,6 +19,15 @@ export async function parseForm<Schema extends $ZodType>(request: Request, schem
   return parseWithZod(await readFormData(request), { schema, disableAutoCoercion: options.keepEmptyValues });
 }
 
+/**
+ * A form's `intent`, read from a copy of the request (the same rules as parseForm: 415, 400), for
+ * an action whose intents need different permissions before the form is parsed.
+ */
+export async function peekIntent(request: Request): Promise<string | undefined> {
+  const intent = (await readFormData(request.clone())).get("intent");
+  return typeof intent === "string" ? intent : undefined;
+}
+
 /** The route's error boundary shows the status text as its title and the message under it. */
 const unreadableForm = (status: 400 | 415) => data(unreadableFormMessage, { status, statusText: "Form not readable" });
 

@@ -8,11 +8,13 @@ const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 const minimumRole = {
   "workspace:read": "viewer",
   "issues:write": "member",
+  "views:share": "member",
   "comments:delete-any": "admin",
   "projects:manage": "admin",
   "labels:manage": "admin",
   "members:manage": "admin",
   "webhooks:manage": "admin",
+  "views:manage-shared": "admin",
   "owners:manage": "owner",
   "workspace:manage": "owner",
 } as const satisfies Record<string, Role>;

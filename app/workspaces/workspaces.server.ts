@@ -105,14 +105,19 @@ export type WorkspaceContext = {
   labels: LabelSummary[];
   /** How many of the user's inbox rows in it are unread (the sidebar's count). */
   unread: number;
+  /** The saved views the user sees in the sidebar — the workspace's shared ones and their own — by name. */
+  views: SidebarView[];
 };
 
-type ContextRow = { k: "w" | "p" | "m" | "l" | "n"; id: number; a: string; b: string; c: string | null; t: string | null; h: string | null };
+export type SidebarView = { id: number; projectId: number; name: string; query: string; shared: boolean };
+
+type ContextRow = { k: "w" | "p" | "m" | "l" | "n" | "v"; id: number; a: string; b: string; c: string | null; t: string | null; h: string | null };
 
 /**
  * The workspace with this slug, if the user is a member, with what every page of it shows or
  * checks — the user's workspaces, its projects, members and labels, their unread count (less the issue
- * `issueNumber` of `projectKey`, which its page reads as it loads) — in one query: one row per
+ * `issueNumber` of `projectKey`, which its page reads as it loads), the saved views they see (each
+ * branch through one of the unique indexes on names, migrations/0021) — in one query: one row per
  * thing, the same columns in each branch. Undefined when it does not exist or they are not a member.
  */
 export async function loadWorkspaceContext(db: Database, slug: string, userId: number, projectKey?: string, issueNumber?: number): Promise<WorkspaceContext | undefined> {
@@ -139,8 +144,16 @@ export async function loadWorkspaceContext(db: Database, slug: string, userId: n
       where n.user_id = ${userId} and n.workspace_id = ${here} and n.read_at is null
         and n.issue_id <> coalesce((select i.id from issues i inner join projects p on p.id = i.project_id
           where p.workspace_id = ${here} and p.key = ${projectKey?.toUpperCase() ?? null} and i.number = ${issueNumber ?? null}), 0)
+    union all
+    select 'v', v.id, v.name, v.query, 'shared', null, lower(v.name), cast(v.project_id as text)
+      from saved_views v
+      where v.workspace_id = ${here} and v.shared = 1
+    union all
+    select 'v', v.id, v.name, v.query, 'private', null, lower(v.name), cast(v.project_id as text)
+      from saved_views v
+      where v.owner_id = ${userId} and v.workspace_id = ${here} and v.shared = 0
     order by k, s, id`.execute(db);
-  const context: WorkspaceContext = { workspace: undefined as never, workspaces: [], projects: [], members: [], labels: [], unread: 0 };
+  const context: WorkspaceContext = { workspace: undefined as never, workspaces: [], projects: [], members: [], labels: [], unread: 0, views: [] };
   for (const row of rows) {
     if (row.k === "w") {
       const workspace = { id: row.id, slug: row.a, name: row.b, role: row.c as Role };
@@ -149,6 +162,7 @@ export async function loadWorkspaceContext(db: Database, slug: string, userId: n
     } else if (row.k === "p") context.projects.push({ id: row.id, key: row.a, name: row.b, description: row.c, archived_at: row.t });
     else if (row.k === "m") context.members.push({ userId: row.id, name: row.a, email: row.b, handle: row.h!, role: row.c as Role, created_at: row.t! });
     else if (row.k === "n") context.unread = Number(row.id);
+    else if (row.k === "v") context.views.push({ id: row.id, projectId: Number(row.h), name: row.a, query: row.b, shared: row.c === "shared" });
     else context.labels.push({ id: row.id, name: row.a, color: row.b, updated_at: row.t! });
   }
   return context.workspace ? context : undefined;

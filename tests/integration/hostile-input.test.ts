@@ -373,6 +373,9 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${p}/issues`, { intent: "status", issueId: String(site.issueId), version: "1", status: "in_progress", returnTo: `${p}/issues?q=a` }),
     owner(`${p}/issues`, { intent: "priority", issueId: String(site.issueId), version: "1", priority: "high", returnTo: `${p}/issues?menu=priority-1` }),
     owner(`${p}/issues`, { intent: "assignee", issueId: String(site.issueId), version: "1", assigneeId: String(site.memberId), returnTo: `${p}/issues` }),
+    owner(`${p}/issues?status=todo&menu=save-view`, { intent: "save-view", name: "Todo", shared: "on", query: "status=todo&sort=priority" }),
+    owner(`${p}/views/2147483647`, { intent: "rename", name: "Renamed" }),
+    owner(`${p}/views/2147483647`, { intent: "delete" }),
     owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "todo", position: "0" }),
     owner(`${p}/board`, { intent: "move", issueId: String(site.issueId), status: "done", position: "0", returnTo: `${p}/board?show.done=100` }),
     owner("/settings?index", { intent: "profile", name: "Ada", email: site.ownerEmail, timeZone: "Europe/Paris" }),
@@ -396,7 +399,7 @@ function listsOf(site: Site): ListTarget[] {
   const filterNumbers = ["assignee", "label", "page"];
   return [
     // `menu` and `confirm` open a row's menu or a question without JavaScript (decision record 010).
-    { path: `${p}/issues`, as: "owner", params: [...filters, "menu"], numeric: filterNumbers },
+    { path: `${p}/issues`, as: "owner", params: [...filters, "menu", "view"], numeric: [...filterNumbers, "view"] },
     { path: `${p}/issues/${site.issueNumber}`, as: "owner", params: ["q", "page", "menu", "confirm", "edit"], numeric: ["page"] },
     { path: `${p}/board`, as: "owner", params: [...filters, "menu", "show.todo", "show.done"], numeric: [...filterNumbers, "show.todo", "show.done"] },
     { path: `${w}/settings`, as: "owner", params: ["confirm"] },
@@ -427,6 +430,7 @@ function routesOf(site: Site): RouteTarget[] {
     { pattern: "/w/:workspace/p/:key/issues", base, form: { intent: "status", issueId: String(site.issueId), version: "1", status: "todo" } },
     { pattern: "/w/:workspace/p/:key/issues/:number", base, form: { intent: "comment", body: "Hello" } },
     { pattern: "/w/:workspace/p/:key/board", base },
+    { pattern: "/w/:workspace/p/:key/views/:id", base: { ...base, id: "2147483647" }, form: { intent: "delete" } },
     { pattern: "/w/:workspace/p/:key/issues.csv", base },
     { pattern: "/w/:workspace/p/:key/settings", base, form: { intent: "update", name: "Website", description: "" } },
     { pattern: "/admin/monitoring/:digest", base },

@@ -27,11 +27,13 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
   const matrix: Record<Permission, Role[]> = {
     "workspace:read": ["viewer", "member", "admin", "owner"],
     "issues:write": ["member", "admin", "owner"],
+    "views:share": ["member", "admin", "owner"],
     "comments:delete-any": ["admin", "owner"],
     "projects:manage": ["admin", "owner"],
     "labels:manage": ["admin", "owner"],
     "members:manage": ["admin", "owner"],
     "webhooks:manage": ["admin", "owner"],
+    "views:manage-shared": ["admin", "owner"],
     "owners:manage": ["owner"],
     "workspace:manage": ["owner"],
   };
@@ -41,7 +43,7 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
 
   it("covers the four roles", () => {
     expect([...roles].sort()).toEqual(["admin", "member", "owner", "viewer"]);
-    expect(cases).toHaveLength(9 * 4);
+    expect(cases).toHaveLength(11 * 4);
   });
 
   it.each(cases)("%s may %s: %s", (role, permission, allowed) => {

@@ -1,5 +1,5 @@
-import { ChevronDown, CircleUser, Inbox, Plus, Search, Settings } from "~/components/icons/icon";
-import { data, Form, Link, Outlet, redirect } from "react-router";
+import { ChevronDown, CircleUser, Inbox, ListFilter, Plus, Search, Settings, UserRound } from "~/components/icons/icon";
+import { data, Form, Link, Outlet, redirect, useLocation } from "react-router";
 import { rememberLastWorkspace } from "~/auth/accounts.server";
 import { requireWorkspace, requireWorkspaceContext } from "~/auth/authorization.server";
 import { ShellErrorBoundary } from "~/components/error-boundary";
@@ -11,15 +11,26 @@ import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/context/app-context.server";
 import { leaveWorkspaceSchema } from "~/workspaces/forms.server";
 import { removeMember } from "~/workspaces/members.server";
+import { viewHref } from "~/views/view-href";
+import type { SidebarView } from "~/workspaces/workspaces.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/layout";
 
-/** The sidebar, with only what it shows; its lookup (one query) is shared with the page's loaders. */
+/**
+ * The sidebar, with only what it shows; its lookup (one query) is shared with the page's loaders.
+ * Each project comes with the saved views the user sees in it (theirs and the shared ones).
+ */
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, context } = await requireWorkspaceContext(args);
   const { db } = args.context.get(appContext);
   if (user.lastWorkspaceId !== workspace.id) await rememberLastWorkspace(db, user.id, workspace.id);
-  const link = ({ key, name }: { key: string; name: string }) => ({ key, name });
+  const views = new Map<number, SidebarView[]>();
+  for (const view of context.views) views.set(view.projectId, [...(views.get(view.projectId) ?? []), view]);
+  const link = ({ id, key, name }: { id: number; key: string; name: string }) => ({
+    key,
+    name,
+    views: (views.get(id) ?? []).map(({ id, name, query, shared }): Omit<SidebarView, "projectId"> => ({ id, name, query, shared })),
+  });
   return {
     workspace: { slug: workspace.slug, name: workspace.name },
     canCreateProjects: can(workspace.role, "projects:manage"),
@@ -41,6 +52,8 @@ export async function action(args: Route.ActionArgs) {
   const flash = { text: `You left ${workspace.name}.` };
   return redirect("/", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
 }
+
+export type WorkspaceSidebar = Awaited<ReturnType<typeof loader>>;
 
 export const handle = appShellHandle;
 
@@ -91,6 +104,7 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
                     <span className="item-label">{project.name}</span>
                     <span className="side-key">{project.key}</span>
                   </SidebarLink>
+                  <ViewLinks workspaceSlug={workspace.slug} project={project} />
                 </li>
               ))}
             </ul>
@@ -109,6 +123,7 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
                       <SidebarLink to={`${base}/p/${project.key}`}>
                         <span className="item-label">{project.name}</span>
                       </SidebarLink>
+                      <ViewLinks workspaceSlug={workspace.slug} project={project} />
                     </li>
                   ))}
                 </ul>
@@ -122,6 +137,35 @@ export default function WorkspaceLayout({ loaderData }: Route.ComponentProps) {
       <Outlet />
       <KeyboardShortcuts />
     </AppShell>
+  );
+}
+
+/**
+ * A project's saved views under it in the sidebar, each opening the list with its filters; the one
+ * the list shows is marked (aria-current), and a private one says it is for its owner alone.
+ */
+function ViewLinks({ workspaceSlug, project }: { workspaceSlug: string; project: WorkspaceSidebar["projects"][number] }) {
+  const location = useLocation();
+  if (!project.views.length) return null;
+  const onList = location.pathname === `/w/${workspaceSlug}/p/${project.key}/issues`;
+  const currentId = onList ? new URLSearchParams(location.search).get("view") : null;
+  return (
+    <ul aria-label={`Views of ${project.name}`} className="space-y-px pl-4">
+      {project.views.map((view) => (
+        <li key={view.id}>
+          <Link to={viewHref(workspaceSlug, project.key, view)} aria-current={currentId === String(view.id) ? "page" : undefined} className="side-link">
+            <ListFilter size={14} aria-hidden="true" className="shrink-0 text-zinc-500" />
+            <span className="item-label">{view.name}</span>
+            {view.shared ? null : (
+              <span title="Only you" className="ml-auto text-zinc-500">
+                <UserRound size={12} aria-hidden="true" />
+                <span className="sr-only">(only you)</span>
+              </span>
+            )}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 

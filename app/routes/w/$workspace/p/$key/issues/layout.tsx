@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher, useFetchers, useLocation, useParams } from "react-router";
+import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher, useFetchers, useLocation, useParams, useRouteLoaderData } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
@@ -7,7 +7,9 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Pager } from "~/components/pager";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
 import { IssueRow, IssueRows, type RowEditing, rowFetcherIssue, rowFetcherKey } from "~/components/issue-row";
-import { parseForm } from "~/forms/parse-form.server";
+import { CurrentViewLink, SaveViewButton, SaveViewPanel, saveViewMenuId } from "~/components/save-view-menu";
+import { flashHeader } from "~/flash/flash.server";
+import { parseForm, peekIntent } from "~/forms/parse-form.server";
 import { appContext } from "~/context/app-context.server";
 import { fromColumns, toColumns } from "~/issues/columns";
 import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
@@ -17,9 +19,13 @@ import { type IssueRowData, type LabelRef, peopleOnce } from "~/issues/issue-ref
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, updateIssue } from "~/issues/issues.server";
 import { listLabels } from "~/labels/labels.server";
+import { saveView } from "~/views/saved-views.server";
+import { saveViewSchema } from "~/views/forms.server";
+import { viewHref } from "~/views/view-href";
 import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/layout";
+import type { WorkspaceSidebar } from "../../../layout";
 
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
@@ -39,6 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels: labels.map((l): LabelRef => ({ id: l.id, name: l.name, color: l.color })),
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
+    canShareViews: can(workspace.role, "views:share"),
   };
   // Refused search text: the list without it, and the message at the search field.
   return filters.refusedQuery ? data(list, { status: 400 }) : list;
@@ -51,6 +58,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Issues", 
  * path, then back to the page as it was (filters and all), without the open menu.
  */
 export async function action(args: Route.ActionArgs) {
+  // Saving the list as a view only reads it (viewers may too); every other intent changes a row.
+  if ((await peekIntent(args.request)) === "save-view") return saveListView(args);
   const { user, workspace, project } = await requireProject(args, "issues:write");
   const { db } = args.context.get(appContext);
   const submission = await parseForm(args.request, listChangeSchema, { keepEmptyValues: true });
@@ -76,6 +85,24 @@ export async function action(args: Route.ActionArgs) {
   return redirect(safeRedirect(change.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
 }
 
+/** intent=save-view: the list's filters and sort under a name (app/views/), then the list opened with that view. */
+async function saveListView(args: Route.ActionArgs) {
+  const { user, workspace, project } = await requireProject(args);
+  const services = args.context.get(appContext);
+  const submission = await parseForm(args.request, saveViewSchema);
+  if (submission.status !== "success") return data({ saveView: submission.reply() }, { status: 400 });
+  const { name, query, shared } = submission.value;
+  const actor = { workspaceId: workspace.id, role: workspace.role, userId: user.id };
+  const saved = await saveView(services.db, { actor, projectId: project.id, name, query, shared, now: new Date() });
+  if (!saved.ok && saved.status === 400) {
+    const reply = saved.field === "name" ? submission.reply({ fieldErrors: { name: [saved.message] } }) : submission.reply({ formErrors: [saved.message] });
+    return data({ saveView: reply }, { status: 400 });
+  }
+  if (!saved.ok) throw data(saved.message, { status: saved.status });
+  const flash = { text: shared ? `View “${name}” saved and shared with the workspace.` : `View “${name}” saved.` };
+  return redirect(viewHref(workspace.slug, project.key, saved), { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
+}
+
 /** A refused change (409) reloads the list, so it shows the values and versions that won. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, formData, defaultShouldRevalidate }) => {
   // The issue editor's Write/Preview tabs change nothing: the list stays as it is.
@@ -90,13 +117,13 @@ function listHref(filters: IssueFilters, changes: Partial<Record<string, string 
 }
 
 export default function IssueList({ loaderData, actionData }: Route.ComponentProps) {
-  const { page, filters, members, labels, canWrite, projectKey } = loaderData;
+  const { page, filters, members, labels, canWrite, canShareViews, projectKey } = loaderData;
   const rows = useMemo(() => fromColumns(loaderData.rows), [loaderData.rows]);
   // A refused row change shows above the list: its row may be gone from the reloaded list (a filter
   // no longer matches, another page), and the list keeps that row's fetcher, and its answer, alive.
   const [changedIssueId, setChangedIssueId] = useState<number | null>(null);
   const rowChange = useFetcher<{ refusal?: string }>({ key: rowFetcherKey(changedIssueId ?? 0) });
-  const refusal = actionData?.refusal ?? rowChange.data?.refusal;
+  const refusal = (actionData && "refusal" in actionData ? actionData.refusal : undefined) ?? rowChange.data?.refusal;
   const params = useParams();
   const location = useLocation();
   const fetchers = useFetchers();
@@ -107,6 +134,12 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
   const detailOpen = params.number !== undefined;
   const search = listHref(filters, { page: page.page > 1 ? page.page : null });
   const filtered = isFiltered(filters);
+  // The saved view the list was opened with (the sidebar's, from the workspace layout), if its filters are still the ones shown.
+  const sidebar = useRouteLoaderData<WorkspaceSidebar>("routes/w/$workspace/layout");
+  const viewId = new URLSearchParams(location.search).get("view");
+  const currentView = viewId ? [...(sidebar?.projects ?? []), ...(sidebar?.archivedProjects ?? [])].find((p) => p.key === projectKey)?.views.find((v) => String(v.id) === viewId) : undefined;
+  const saveAction = new URLSearchParams(location.search);
+  saveAction.set("menu", saveViewMenuId);
   const editing = useMemo((): RowEditing | undefined => {
     if (!canWrite) return undefined;
     const query = new URLSearchParams(location.search);
@@ -138,7 +171,20 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         <h2 id="issues-title" className="sr-only">
           Issues ({page.total})
         </h2>
-        <IssueFilterBar filters={filters} members={members} labels={labels} total={page.total} csvHref={`${base}/issues.csv${listHref(filters, {}).replace(/^\?$/, "")}`} />
+        <IssueFilterBar
+          filters={filters}
+          members={members}
+          labels={labels}
+          total={page.total}
+          csvHref={`${base}/issues.csv${listHref(filters, {}).replace(/^\?$/, "")}`}
+          saveView={currentView ? <CurrentViewLink href={`${base}/views/${currentView.id}`} name={currentView.name} /> : filtered || filters.sort !== "updated" ? <SaveViewButton /> : null}
+        />
+        <SaveViewPanel
+          action={`${base}/issues?${saveAction}`}
+          query={listHref(filters, {}).replace(/^\?/, "")}
+          canShare={canShareViews}
+          lastResult={actionData && "saveView" in actionData ? actionData.saveView : undefined}
+        />
 
         {refusal ? (
           <p role="alert" className="mx-4 my-2 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">

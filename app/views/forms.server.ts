@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { viewNameField } from "./saved-views.server";
+
+/** A checkbox: sent (`on`, or any value) when checked, absent when not. */
+const checkboxField = z.preprocess((value) => value !== undefined && value !== "", z.boolean());
+
+/** The list's "Save view" form (intent=save-view): `query` is the list's query string, made canonical by saveView. */
+export const saveViewSchema = z.object({
+  intent: z.literal("save-view"),
+  name: viewNameField,
+  shared: checkboxField,
+  query: z.string().max(10_000, "This list's address is too long to save.").default(""),
+});
+export type SaveViewForm = { name: string; shared: boolean };
+
+/** A view's page: rename it, or delete it. */
+export const viewActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("rename"), name: viewNameField }),
+  z.object({ intent: z.literal("delete") }),
+]);
+export type RenameViewForm = { name: string };
