@@ -177,13 +177,17 @@ export function BulkEditBar({
 
 /** One change of the bulk edit: a native select whose first choice, named after the field, changes nothing. */
 function BulkSelect({ name, label, unchanged, defaultValue, children }: { name: string; label: string; unchanged: string; defaultValue: string | undefined; children: ReactNode }) {
+  // A label beside the select, not around it: around, its name would repeat the shown choice.
+  const id = `bulk-${name}`;
   return (
-    <label className="bulk-field">
-      <span className="sr-only">{label}</span>
-      <select name={name} defaultValue={defaultValue ?? unchanged}>
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue ?? unchanged} className="bulk-select">
         <option value={unchanged}>{label}</option>
         {children}
       </select>
-    </label>
+    </>
   );
 }
