@@ -94,6 +94,12 @@ test.describe("bulk edit on the issue list", () => {
       await expect(bulkBar(page).getByRole("checkbox", { name: "Select all issues on this page" })).toHaveJSProperty("indeterminate", true);
       await bulkBar(page).getByRole("button", { name: "Clear" }).click();
       for (const key of ["WEB-1", "WEB-2", "WEB-3"]) await expect(rowBox(page, key)).not.toBeChecked();
+      // The keyboard: j moves to the next row, x ticks the focused one.
+      await page.keyboard.press("j");
+      await page.keyboard.press("j");
+      await page.keyboard.press("x");
+      await expect(page.locator("li:has(:focus)").getByRole("checkbox")).toBeChecked();
+      await expect(bulkBar(page)).toContainText("1 selected");
     }
     expect(consoleErrors).toEqual([]);
   });
