@@ -30,6 +30,8 @@ export type RowEditing = {
   closeMenu: () => void;
   /** The choices on their way (a row's fetcher's form data), by issue id: the row shows them at once. */
   pending: ReadonlyMap<number, FormData>;
+  /** The bulk edit's selection: each row has a box (`issueIds`) of the form `form`, which lies outside the rows. */
+  selection?: { form: string; selected: ReadonlySet<number>; toggle: (issueId: number, selected: boolean) => void };
 };
 
 /** One fetcher per row: its status, priority and assignee menus post the row's one version. */
@@ -112,8 +114,21 @@ export function IssueRow({
     <RowProperty editing={editing} issue={issue} property={property} label={label} icon={icon} end={end} current={property === "assignee" ? assigneeId : property === "status" ? status : priority} />
   );
 
+  const selection = editing?.selection;
   const line = (
     <>
+      {selection ? (
+        <input
+          type="checkbox"
+          form={selection.form}
+          name="issueIds"
+          value={issue.id}
+          aria-label={`Select ${key}`}
+          checked={selection.selected.has(issue.id)}
+          onChange={(event) => selection.toggle(issue.id, event.currentTarget.checked)}
+          className="row-check"
+        />
+      ) : null}
       {menu("priority", `Priority of ${key}: ${priorityLabels[priority]}`, <PriorityIcon priority={priority} />)}
       <span className="row-key">{key}</span>
       {menu("status", `Status of ${key}: ${statusLabels[status]}`, <StatusIcon status={status} />)}

@@ -6,6 +6,7 @@ const shortcuts: [key: string, what: string][] = [
   ["/", "Search"],
   ["c", "New issue (in a project)"],
   ["j / k", "Next / previous issue in a list"],
+  ["x", "Select the focused issue, for a bulk edit"],
   ["?", "Show these shortcuts"],
 ];
 
@@ -58,6 +59,13 @@ export function KeyboardShortcuts() {
         case "k":
           moveThroughIssues(-1);
           break;
+        case "x": {
+          // The box of the row whose link has the focus (j / k move it), where the list has boxes.
+          const box = document.activeElement?.closest("li")?.querySelector<HTMLInputElement>("input[type=checkbox][name=issueIds]");
+          if (!box) return;
+          box.click();
+          break;
+        }
         case "?":
           if (dialog.current) dialog.current.showModal();
           else setListed(true);

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { commentBodyField } from "~/comments/comments.server";
 import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
+import { keepAssignee } from "./bulk-choice";
+import { maxBulkIssues } from "./bulk-edit.server";
 import { priorities, statuses } from "./issue-fields";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
@@ -99,13 +101,39 @@ export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string
 /** The fields every change from the list sends: which issue (by id), at which version, and where to go back. */
 const listChangeFields = { issueId: idField, version: versionField, returnTo: z.string().optional() };
 
-/** A property change from a list row's menu (status, priority, assignee). */
+/** A bulk edit's menu: its "No change" (`unchanged`) leaves the field as it is. */
+const bulkChange = <T extends z.ZodType>(field: T, unchanged = "") => z.preprocess((value) => (value === unchanged ? undefined : value), field.optional());
+const selectedIssueId = positiveIntegerField("Select issues of the list.");
+
+/**
+ * A bulk edit from the list (intent=bulk): the selected issues (`issueIds`, repeated) and the change.
+ * The assignee's "No change" is `keepAssignee`, as "" unassigns.
+ */
+const bulkEditFields = {
+  issueIds: z.preprocess(
+    (value) => (value === undefined ? [] : [value].flat()),
+    z
+      .array(selectedIssueId)
+      .min(1, "Select the issues to change.")
+      .max(maxBulkIssues, `Select at most ${maxBulkIssues} issues at a time.`)
+      .refine((ids) => new Set(ids).size === ids.length, "Select each issue once."),
+  ),
+  status: bulkChange(statusField),
+  priority: bulkChange(priorityField),
+  assigneeId: bulkChange(assigneeField, keepAssignee),
+  addLabelId: bulkChange(positiveIntegerField("Choose a label.")),
+  removeLabelId: bulkChange(positiveIntegerField("Choose a label.")),
+  returnTo: z.string().optional(),
+};
+
+/** A property change from a list row's menu (status, priority, assignee), or a bulk edit of the selected rows. */
 export const listChangeSchema = z.discriminatedUnion(
   "intent",
   [
     z.object({ intent: z.literal("status"), ...listChangeFields, status: statusField }),
     z.object({ intent: z.literal("priority"), ...listChangeFields, priority: priorityField }),
     z.object({ intent: z.literal("assignee"), ...listChangeFields, assigneeId: assigneeField }),
+    z.object({ intent: z.literal("bulk"), ...bulkEditFields }),
   ],
   { error: "Choose a status, a priority or an assignee." },
 );

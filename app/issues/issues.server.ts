@@ -38,10 +38,10 @@ const changedFieldNames: Partial<Record<ActivityKind, string>> = {
   due_date: "due date",
 };
 
-type Trx = Transaction<DB>;
+export type Trx = Transaction<DB>;
 
 /** The assignee must be a member who may work on issues (not a viewer), the labels the workspace's. */
-async function checkReferences(trx: Trx, workspaceId: number, fields: Partial<IssueFields>): Promise<FieldProblem | undefined> {
+export async function checkReferences(trx: Trx, workspaceId: number, fields: Partial<IssueFields>): Promise<FieldProblem | undefined> {
   if (fields.assigneeId) {
     const assignee = await trx
       .selectFrom("memberships")
@@ -152,6 +152,117 @@ export function conflictMessage({ conflict }: Conflict): string {
   return `This issue was changed by ${conflict.names.join(" and ")} since you opened it: ${what}.`;
 }
 
+/** An issue as a write reads it before changing it: its fields, its labels (sorted ids) and its version. */
+export type CurrentIssue = {
+  id: number;
+  number: number;
+  title: string;
+  description: string;
+  status: Status;
+  priority: number;
+  assignee_id: number | null;
+  due_date: string | null;
+  version: number;
+  labelIds: number[];
+};
+
+/** The issues of the project among `issueIds` (others are left out), as a write reads them: two queries whatever their number. */
+export async function readCurrentIssues(trx: Trx, projectId: number, issueIds: readonly number[]): Promise<CurrentIssue[]> {
+  if (!issueIds.length) return [];
+  const issues = await trx
+    .selectFrom("issues")
+    .select(["id", "number", "title", "description", "status", "priority", "assignee_id", "due_date", "version"])
+    .where("project_id", "=", projectId)
+    .where("id", "in", [...issueIds])
+    .execute();
+  if (!issues.length) return [];
+  const labels = await trx
+    .selectFrom("issue_labels")
+    .select(["issue_id", "label_id"])
+    .where("issue_id", "in", issues.map((issue) => issue.id))
+    .execute();
+  return issues.map((issue) => ({ ...issue, labelIds: labelSet(labels.filter((row) => row.issue_id === issue.id).map((row) => row.label_id)) }));
+}
+
+/** What a write does to one issue: the columns it sets and each field's change, as its event carries them. */
+export type IssueDiff = { set: Record<string, unknown>; changed: FieldChanges };
+
+/** The difference between an issue and the fields given (the others stay): a field given with its current value is no change. */
+export function diffIssue(current: CurrentIssue, changes: Partial<IssueFields>, now: Date): IssueDiff {
+  const set: Record<string, unknown> = {};
+  const changed: FieldChanges = {};
+  if (changes.title !== undefined && changes.title !== current.title) {
+    set.title = changes.title;
+    changed.title = { from: current.title, to: changes.title };
+  }
+  if (changes.description !== undefined && changes.description !== current.description) {
+    set.description = changes.description;
+    changed.description = { from: current.description, to: changes.description };
+  }
+  if (changes.status !== undefined && changes.status !== current.status) {
+    set.status = changes.status;
+    if (isClosed(changes.status) !== isClosed(current.status)) set.closed_at = isClosed(changes.status) ? now.toISOString() : null;
+    changed.status = { from: current.status, to: changes.status };
+  }
+  if (changes.priority !== undefined && rankOf(changes.priority) !== current.priority) {
+    set.priority = rankOf(changes.priority);
+    changed.priority = { from: priorityOf(current.priority), to: changes.priority };
+  }
+  if (changes.assigneeId !== undefined && changes.assigneeId !== current.assignee_id) {
+    set.assignee_id = changes.assigneeId;
+    changed.assigneeId = { from: current.assignee_id, to: changes.assigneeId };
+  }
+  if (changes.dueDate !== undefined && changes.dueDate !== current.due_date) {
+    set.due_date = changes.dueDate;
+    changed.dueDate = { from: current.due_date, to: changes.dueDate };
+  }
+  const wantedLabels = changes.labelIds ? labelSet(changes.labelIds) : undefined;
+  if (wantedLabels !== undefined && wantedLabels.join() !== current.labelIds.join()) {
+    changed.labelIds = { from: current.labelIds, to: wantedLabels };
+  }
+  return { set, changed };
+}
+
+/** Whether a diff changes anything. */
+export const changesSomething = (diff: IssueDiff) => Object.keys(diff.changed).length > 0;
+
+/**
+ * Writes one issue's diff, if the issue is still at the version it was read at: the next version,
+ * its labels, and its event through the one write path (with its activity, watches, notifications
+ * and webhooks). False, and nothing written, when someone saved it since it was read.
+ */
+export async function saveIssueDiff(
+  trx: Trx,
+  write: { project: ProjectScope; actorId: number; now: Date; mail?: NotificationMail },
+  current: CurrentIssue,
+  diff: IssueDiff,
+): Promise<boolean> {
+  const version = current.version + 1;
+  const saved = await trx
+    .updateTable("issues")
+    .set({ ...diff.set, version, updated_at: write.now.toISOString() })
+    .where("id", "=", current.id)
+    .where("version", "=", current.version)
+    .executeTakeFirst();
+  if (Number(saved.numUpdatedRows) === 0) return false;
+  const labels = diff.changed.labelIds;
+  if (labels) {
+    await trx.deleteFrom("issue_labels").where("issue_id", "=", current.id).execute();
+    if (labels.to.length) {
+      await trx
+        .insertInto("issue_labels")
+        .values(labels.to.map((labelId) => ({ issue_id: current.id, label_id: labelId })))
+        .execute();
+    }
+  }
+  await recordIssueEvent(
+    trx,
+    { project: write.project, issueId: current.id, actorId: write.actorId, version, now: write.now, mail: write.mail },
+    { type: "issue.updated", changes: diff.changed },
+  );
+  return true;
+}
+
 /**
  * Saves the fields given (the others stay), if the issue is still at `version`; otherwise a
  * conflict naming who changed what. The change is one `issue.updated` event with each changed
@@ -162,12 +273,7 @@ export async function updateIssue(
   update: { project: ProjectScope; issueId: number; actorId: number; version: number; changes: Partial<IssueFields>; now: Date; mail?: NotificationMail },
 ): Promise<{ ok: true; changed: boolean } | Conflict | FieldProblem | NotFound> {
   return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom("issues")
-      .select(["id", "title", "description", "status", "priority", "assignee_id", "due_date", "version"])
-      .where("id", "=", update.issueId)
-      .where("project_id", "=", update.project.id)
-      .executeTakeFirst();
+    const [current] = await readCurrentIssues(trx, update.project.id, [update.issueId]);
     if (!current) return issueNotFound;
     if (current.version !== update.version) return describeConflict(trx, update.issueId, update.version);
 
@@ -178,69 +284,11 @@ export async function updateIssue(
       assigneeId: assigneeChanges ? update.changes.assigneeId : undefined,
     });
     if (problem) return problem;
-    const currentLabels = labelSet(
-      (await trx.selectFrom("issue_labels").select("label_id").where("issue_id", "=", update.issueId).execute()).map((row) => row.label_id),
-    );
 
-    const { changes } = update;
-    const now = update.now.toISOString();
-    const set: Record<string, unknown> = {};
-    const changed: FieldChanges = {};
-
-    if (changes.title !== undefined && changes.title !== current.title) {
-      set.title = changes.title;
-      changed.title = { from: current.title, to: changes.title };
-    }
-    if (changes.description !== undefined && changes.description !== current.description) {
-      set.description = changes.description;
-      changed.description = { from: current.description, to: changes.description };
-    }
-    if (changes.status !== undefined && changes.status !== current.status) {
-      set.status = changes.status;
-      if (isClosed(changes.status) !== isClosed(current.status)) set.closed_at = isClosed(changes.status) ? now : null;
-      changed.status = { from: current.status, to: changes.status };
-    }
-    if (changes.priority !== undefined && rankOf(changes.priority) !== current.priority) {
-      set.priority = rankOf(changes.priority);
-      changed.priority = { from: priorityOf(current.priority), to: changes.priority };
-    }
-    if (changes.assigneeId !== undefined && changes.assigneeId !== current.assignee_id) {
-      set.assignee_id = changes.assigneeId;
-      changed.assigneeId = { from: current.assignee_id, to: changes.assigneeId };
-    }
-    if (changes.dueDate !== undefined && changes.dueDate !== current.due_date) {
-      set.due_date = changes.dueDate;
-      changed.dueDate = { from: current.due_date, to: changes.dueDate };
-    }
-    const wantedLabels = changes.labelIds ? labelSet(changes.labelIds) : undefined;
-    if (wantedLabels !== undefined && wantedLabels.join() !== currentLabels.join()) {
-      changed.labelIds = { from: currentLabels, to: wantedLabels };
-    }
-    if (!Object.keys(changed).length) return { ok: true, changed: false };
-
-    const version = update.version + 1;
-    const saved = await trx
-      .updateTable("issues")
-      .set({ ...set, version, updated_at: now })
-      .where("id", "=", update.issueId)
-      .where("version", "=", update.version)
-      .executeTakeFirst();
+    const diff = diffIssue(current, update.changes, update.now);
+    if (!changesSomething(diff)) return { ok: true, changed: false };
     // Someone saved between our read and our write.
-    if (Number(saved.numUpdatedRows) === 0) return describeConflict(trx, update.issueId, update.version);
-    if (changed.labelIds) {
-      await trx.deleteFrom("issue_labels").where("issue_id", "=", update.issueId).execute();
-      if (changed.labelIds.to.length) {
-        await trx
-          .insertInto("issue_labels")
-          .values(changed.labelIds.to.map((labelId) => ({ issue_id: update.issueId, label_id: labelId })))
-          .execute();
-      }
-    }
-    await recordIssueEvent(
-      trx,
-      { project: update.project, issueId: update.issueId, actorId: update.actorId, version, now: update.now, mail: update.mail },
-      { type: "issue.updated", changes: changed },
-    );
+    if (!(await saveIssueDiff(trx, update, current, diff))) return describeConflict(trx, update.issueId, update.version);
     return { ok: true, changed: true };
   });
 }

@@ -82,6 +82,11 @@ for (const colorScheme of ["light", "dark"] as const) {
       ]);
 
       await check("Issue list", `${base}/issues`, async (p) => expect(p.locator(issueLinkSelector)).toHaveCount(5));
+      // Every row selected for a bulk edit (?select=all): the boxes and the strip's menus.
+      await check("Issue list, rows selected", `${base}/issues?select=all`, async (p) => {
+        await expect(p.getByRole("checkbox", { name: /^Select WEB-\d+$/, checked: true })).toHaveCount(5);
+        await expect(p.getByRole("form", { name: "Bulk edit" }).getByRole("button", { name: "Apply to selected" })).toBeVisible();
+      });
       await check("Issue list, filtered", `${base}/issues?status=open&sort=priority`, async (p) => expect(p.locator(issueLinkSelector)).toHaveCount(3));
       await check("Issue detail", new URL(detailUrl).pathname, async (p) => {
         await expect(p.getByRole("article").getByRole("heading", { level: 2, name: "Login button does nothing" })).toBeVisible();

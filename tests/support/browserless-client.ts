@@ -40,7 +40,8 @@ export class BrowserlessClient {
     return response;
   }
 
-  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  /** `fields` as a URLSearchParams for repeated fields (`issueIds=1&issueIds=2`). */
+  async post(path: string, fields: Record<string, string> | URLSearchParams, headers: Record<string, string> = {}): Promise<Response> {
     const response = await fetch(new URL(path, this.baseUrl), {
       method: "POST",
       redirect: "manual",

@@ -3,6 +3,7 @@ import { type ShouldRevalidateFunction, data, Link, Outlet, redirect, useFetcher
 import { requireProject } from "~/auth/authorization.server";
 import { safeRedirect } from "~/auth/safe-redirect";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
+import { BulkEditBar, bulkFormId, pendingRowChoice, useBulkSelection } from "~/components/bulk-edit-bar";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { Pager } from "~/components/pager";
 import { IssueFilterBar } from "~/components/issue-filter-bar";
@@ -13,6 +14,8 @@ import { parseForm, peekIntent } from "~/forms/parse-form.server";
 import { appContext } from "~/context/app-context.server";
 import { fromColumns, toColumns } from "~/issues/columns";
 import { filterParams, isFiltered, searchOf } from "~/issues/filter-params";
+import { bulkChoiceOf } from "~/issues/bulk-choice";
+import { bulkUpdateIssues } from "~/issues/bulk-edit.server";
 import { listChangeSchema } from "~/issues/forms.server";
 import { type IssueFilters, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
 import { type IssueRowData, type LabelRef, peopleOnce } from "~/issues/issue-refs";
@@ -55,19 +58,28 @@ export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Issues", 
 
 /**
  * A row's menus (intent=status|priority|assignee): one field of one issue, through the one write
- * path, then back to the page as it was (filters and all), without the open menu.
+ * path, then back to the page as it was (filters and all), without the open menu. A bulk edit
+ * (intent=bulk): one change to the selected issues, all or nothing, then back with "Updated N issues".
  */
 export async function action(args: Route.ActionArgs) {
   // Saving the list as a view only reads it (viewers may too); every other intent changes a row.
   if ((await peekIntent(args.request)) === "save-view") return saveListView(args);
   const { user, workspace, project } = await requireProject(args, "issues:write");
-  const { db } = args.context.get(appContext);
+  const { db, config, sessionSecret } = args.context.get(appContext);
   const submission = await parseForm(args.request, listChangeSchema, { keepEmptyValues: true });
-  if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "That change could not be read.";
-    return data({ refusal: message }, { status: 400 });
-  }
+  // Shown above the list; a bulk edit's comes back with its selection and change as they were sent.
+  const refuse = (message: string, status: number) => data({ refusal: message, bulk: bulkChoiceOf(submission.payload) }, { status });
+  if (submission.status !== "success") return refuse(Object.values(submission.error ?? {}).flat()[0] ?? "That change could not be read.", 400);
   const change = submission.value;
+  const back = safeRedirect(change.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`);
+  if (change.intent === "bulk") {
+    const { issueIds, status, priority, assigneeId, addLabelId, removeLabelId } = change;
+    const changes = { status, priority, assigneeId: assigneeId === "" ? null : assigneeId, addLabelId, removeLabelId };
+    const edited = await bulkUpdateIssues(db, { project, issueIds, actorId: user.id, changes, now: new Date(), mail: config.mail });
+    if (!("ok" in edited)) return refuse(edited.message, 400);
+    if (!edited.ok) return refuse(edited.message, edited.status);
+    return redirect(back, { headers: { "Set-Cookie": await flashHeader(sessionSecret, { text: bulkEditedText(edited) }) } });
+  }
   const issue = await db.selectFrom("issues").select("number").where("id", "=", change.issueId).where("project_id", "=", project.id).executeTakeFirst();
   if (!issue) throw data("Issue not found.", { status: 404 });
   const changes =
@@ -76,13 +88,21 @@ export async function action(args: Route.ActionArgs) {
       : change.intent === "priority"
         ? { priority: change.priority }
         : { assigneeId: change.assigneeId === "" ? null : change.assigneeId };
-  const saved = await updateIssue(db, { project, issueId: change.issueId, actorId: user.id, version: change.version, changes, now: new Date(), mail: args.context.get(appContext).config.mail });
-  // Shown above the list, which names the issue: the reloaded list may no longer have its row.
-  const refuse = (message: string, status: number) => data({ refusal: `${issueKey(project.key, issue.number)}: ${message}` }, { status });
-  if ("conflict" in saved) return refuse(conflictMessage(saved), 409);
-  if ("field" in saved) return refuse(saved.message, 400);
+  const saved = await updateIssue(db, { project, issueId: change.issueId, actorId: user.id, version: change.version, changes, now: new Date(), mail: config.mail });
+  // The message names the issue: the reloaded list may no longer have its row.
+  const key = issueKey(project.key, issue.number);
+  if ("conflict" in saved) return refuse(`${key}: ${conflictMessage(saved)}`, 409);
+  if ("field" in saved) return refuse(`${key}: ${saved.message}`, 400);
   if (!saved.ok) throw data(saved.message, { status: saved.status });
-  return redirect(safeRedirect(change.returnTo, `/w/${workspace.slug}/p/${project.key}/issues`));
+  return redirect(back);
+}
+
+/** "Updated 3 issues.", and how many already had the change. */
+function bulkEditedText({ updated, unchanged }: { updated: number; unchanged: number }) {
+  const issues = (n: number) => `${n} ${n === 1 ? "issue" : "issues"}`;
+  if (!updated) return "Nothing to update: the selected issues already had that change.";
+  if (!unchanged) return `Updated ${issues(updated)}.`;
+  return `Updated ${issues(updated)}; ${issues(unchanged)} already had that change.`;
 }
 
 /** intent=save-view: the list's filters and sort under a name (app/views/), then the list opened with that view. */
@@ -140,12 +160,24 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
   const currentView = viewId ? [...(sidebar?.projects ?? []), ...(sidebar?.archivedProjects ?? [])].find((p) => p.key === projectKey)?.views.find((v) => String(v.id) === viewId) : undefined;
   const saveAction = new URLSearchParams(location.search);
   saveAction.set("menu", saveViewMenuId);
+  // The bulk edit: this page's rows, as selected (a refused edit comes back with its selection).
+  const refusedBulk = actionData && "bulk" in actionData ? actionData.bulk : undefined;
+  const bulkQuery = new URLSearchParams(location.search);
+  const selectAll = bulkQuery.get("select") === "all";
+  bulkQuery.delete("select");
+  bulkQuery.delete("menu");
+  const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useBulkSelection({ rowIds, refused: refusedBulk, selectAll });
   const editing = useMemo((): RowEditing | undefined => {
     if (!canWrite) return undefined;
     const query = new URLSearchParams(location.search);
     const urlMenu = query.get("menu");
     query.delete("menu");
     const pending = new Map<number, FormData>();
+    if (selection.pending) {
+      const shown = pendingRowChoice(selection.pending);
+      for (const issueId of selection.pending.getAll("issueIds")) pending.set(Number(issueId), shown);
+    }
     for (const fetcher of fetchers) {
       const issueId = rowFetcherIssue(fetcher.key);
       if (issueId !== null && fetcher.formData) pending.set(issueId, fetcher.formData);
@@ -160,8 +192,9 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
       urlMenu,
       closeMenu: () => setOpenMenu(null),
       pending,
+      selection: { form: bulkFormId, selected: selection.selected, toggle: selection.toggle },
     };
-  }, [canWrite, base, members, location.pathname, location.search, fetchers, openMenu]);
+  }, [canWrite, base, members, location.pathname, location.search, fetchers, openMenu, selection.pending, selection.selected, selection.toggle]);
 
   return (
     // With an issue open: on wide screens the list keeps ~40 % and the issue ~60 %, each with its own
@@ -190,6 +223,19 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
           <p role="alert" className="mx-4 my-2 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
             {refusal}
           </p>
+        ) : null}
+
+        {editing && rows.length ? (
+          <BulkEditBar
+            action={`${base}/issues${bulkQuery.size ? `?${bulkQuery}` : ""}`}
+            returnTo={`${location.pathname}${bulkQuery.size ? `?${bulkQuery}` : ""}`}
+            members={members}
+            labels={labels}
+            selection={selection}
+            refused={refusedBulk}
+            selectAllHref={`?${bulkQuery.size ? `${bulkQuery}&` : ""}select=all`}
+            clearHref={selectAll ? `${location.pathname}${bulkQuery.size ? `?${bulkQuery}` : ""}` : null}
+          />
         ) : null}
 
         {rows.length ? (
