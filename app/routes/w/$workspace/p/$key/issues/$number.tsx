@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
-import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
+import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
-import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
+import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
@@ -11,6 +11,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
 import { type EditIssueValues, IssueEditor } from "~/components/issue-editor";
 import { IssueProperties, type Property } from "~/components/issue-properties";
+import { ParentLine, ParentProperty, RelationsProperty, SubIssues } from "~/components/issue-links";
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
@@ -20,6 +21,7 @@ import { appContext } from "~/context/app-context.server";
 import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
+import { addRelation, removeRelation, setParent } from "~/issues/issue-links.server";
 import { renderMarkdown } from "~/issues/markdown.server";
 import { describeChanges, groupTimeline, namedChange } from "~/issues/timeline";
 import { markIssueRead } from "~/notifications/notifications.server";
@@ -84,7 +86,7 @@ export async function loader(args: Route.LoaderArgs) {
     listProjects(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
-  const { issue, timeline, watching, unread } = found;
+  const { issue, timeline, links, watching, unread } = found;
   // Opening the issue reads its notification.
   if (unread) await markIssueRead(db, { userId: user.id, issueId: issue.id, now: new Date() });
   const markdown = markdownOptions(workspace.slug, project.key, projects, members);
@@ -129,6 +131,7 @@ export async function loader(args: Route.LoaderArgs) {
       closedAt: issue.closed_at,
     },
     key: issueKey(project.key, issue.number),
+    links,
     timeline: items,
     members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
     labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
@@ -174,6 +177,19 @@ export async function action(args: Route.ActionArgs) {
       ...submission.reply(),
       previewHtml: renderMarkdown(form.description, markdown),
     };
+  }
+  if (form.intent === "set-parent" || form.intent === "add-relation" || form.intent === "remove-relation") {
+    const change = { project, issueId: issue.id, actorId: user.id, now, mail };
+    const linked =
+      form.intent === "set-parent"
+        ? await setParent(db, { ...change, parentKey: form.parent })
+        : form.intent === "add-relation"
+          ? await addRelation(db, { ...change, type: form.type, targetKey: form.target })
+          : await removeRelation(db, { ...change, relationId: form.relationId });
+    // A key nobody here can see is 404 at its field, as one that names no issue: nothing is revealed.
+    if ("field" in linked) return data(submission.reply({ fieldErrors: { [linked.field]: [linked.message] } }), { status: linked.status });
+    if (!linked.ok) throw data(linked.message, { status: linked.status });
+    return back;
   }
   if (form.intent === "update" || form.intent === "status") {
     const changes =
@@ -251,6 +267,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData
 
 type Submitted = {
   intent?: string;
+  parent?: string;
+  type?: string;
+  target?: string;
   commentId?: string;
   body?: string;
   title?: string;
@@ -286,7 +305,9 @@ export default function IssueDetail(props: Route.ComponentProps) {
 }
 
 function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, key, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
+  const { issue, key, links, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
+  const params = useParams();
+  const workspaceSlug = params.workspace ?? "";
   const location = useLocation();
   const result = actionData as ActionData;
   const submitted = (result?.initialValue ?? undefined) as Submitted | undefined;
@@ -309,8 +330,10 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
     .flat()
     .filter((e): e is string => Boolean(e));
   const property = refusedProperty(submitted);
+  // Parent and relations show their refusals at their properties.
+  const linkIntent = lastIntent === "set-parent" || lastIntent === "add-relation" || lastIntent === "remove-relation";
   // Refusals with no place of their own (a property form without JavaScript has its place: the property).
-  const refusal = !editorSubmitted && !property && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
+  const refusal = !editorSubmitted && !property && !linkIntent && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
   const commentEditError = lastIntent === "edit-comment" ? messages : [];
 
   const search = new URLSearchParams(location.search);
@@ -329,6 +352,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
         </Link>
         <span className="muted font-mono">{key}</span>
       </div>
+      {links.parent ? <ParentLine parent={links.parent} workspaceSlug={workspaceSlug} /> : null}
 
       {refusal.length ? (
         <p role="alert" className="alert mt-3">
@@ -379,7 +403,23 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
             labels={labels}
             writable={writable}
             refusals={property ? { [property]: messages.join(" ") } : {}}
-          />
+          >
+            <ParentProperty
+              issueId={issue.id}
+              parent={links.parent}
+              writable={writable}
+              refusal={lastIntent === "set-parent" ? messages.join(" ") : undefined}
+              typed={lastIntent === "set-parent" ? submitted?.parent : undefined}
+            />
+            <RelationsProperty
+              issueId={issue.id}
+              relations={links.relations}
+              workspaceSlug={workspaceSlug}
+              writable={writable}
+              refusal={lastIntent === "add-relation" || lastIntent === "remove-relation" ? messages.join(" ") : undefined}
+              typed={lastIntent === "add-relation" ? { type: submitted?.type, target: submitted?.target } : undefined}
+            />
+          </IssueProperties>
           <WatchToggle watching={watching} />
         </aside>
 
@@ -393,6 +433,13 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </section>
           )}
+          <SubIssues
+            subIssues={links.subIssues}
+            progress={links.progress}
+            workspaceSlug={workspaceSlug}
+            addHref={writable ? `${location.pathname.replace(/\/\d+$/, "")}/new?parent=${key}` : undefined}
+            listHref={`${location.pathname.replace(/\/\d+$/, "")}?parent=${key}`}
+          />
           <section aria-labelledby="activity-title" className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
             <h3 id="activity-title" className="text-sm font-semibold">
               Activity
@@ -502,6 +549,9 @@ const activityIcons: Record<string, LucideIcon> = {
   labels: Tag,
   due_date: CalendarDays,
   comment_deleted: MessageSquareX,
+  parent: ListTree,
+  sub_issue: ListTree,
+  relation: Link2,
 };
 
 /** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s. */
