@@ -34,7 +34,7 @@ export function ParentLine({ parent, workspaceSlug }: { parent: LinkedIssue; wor
       <span>Sub-issue of</span>
       <Link to={issueHref(workspaceSlug, parent.key)} className="parent-link">
         <StatusIcon status={parent.status} />
-        <span className="font-mono text-xs">{parent.key}</span>
+        <span className="font-mono text-xs">{parent.key}</span>{" "}
         <span className="truncate">{parent.title}</span>
       </Link>
     </p>

@@ -141,7 +141,7 @@ function clauseOf({ kind, from, to }: Change): Clause {
       return to ? { verb: "added", rest: `sub-issue ${to}` } : { verb: "removed", rest: `sub-issue ${from}` };
     case "relation": {
       const added = to ? parseRelationValue(to) : undefined;
-      if (added) return { verb: "marked", rest: `it as ${relationPhrase(added.view, added.key)}` };
+      if (added) return { verb: "marked it", rest: `as ${relationPhrase(added.view, added.key)}` };
       const removed = from ? parseRelationValue(from) : undefined;
       if (removed) return { verb: "removed", rest: `“${relationLabels[removed.view]} ${removed.key}”` };
       return { verb: "changed", rest: "the relations" };

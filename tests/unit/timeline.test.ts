@@ -124,6 +124,8 @@ describe("links in the timeline", () => {
   it("says every link changed in one line, where a field changed twice reads as one change", () => {
     const [line] = groupTimeline([change(1, 0, "sub_issue", null, "WEB-13"), change(1, 1, "sub_issue", null, "WEB-14"), change(1, 2, "relation", null, "blocks WEB-3")]);
     expect(line?.type === "changes" && describeChanges(line.changes)).toBe("added sub-issue WEB-13 and sub-issue WEB-14 and marked it as blocking WEB-3");
+    const [two] = groupTimeline([change(1, 0, "relation", null, "blocks WEB-3"), change(1, 1, "relation", null, "relates_to WEB-4")]);
+    expect(two?.type === "changes" && describeChanges(two.changes)).toBe("marked it as blocking WEB-3 and as related to WEB-4");
   });
 
   it("reads a duplicate closed as canceled as one line", () => {
