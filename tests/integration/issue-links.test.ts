@@ -207,6 +207,24 @@ describe.each(testDialects)("sub-issues and relations on %s", (dialect) => {
       expect(await issue(original!)).toMatchObject({ status: "backlog" });
     });
 
+    it("reaches the workspace's webhooks as issue.updated on both issues, with the relation as each sees it", async () => {
+      const [a, b] = await file(web, 2);
+      const now = at(0).toISOString();
+      const workspaceId = web.workspace_id;
+      await db
+        .insertInto("webhooks")
+        .values({ workspace_id: workspaceId, url: "https://example.com/hook", events: "[]", secret: "whsec_test", created_by: ada, created_at: now, updated_at: now })
+        .execute();
+      await relate(a!, "blocked_by", "WEB-2");
+      const deliveries = await db.selectFrom("webhook_deliveries").select(["issue_id", "type", "payload"]).orderBy("id").execute();
+      expect(deliveries.map((d) => [d.issue_id, d.type, (JSON.parse(d.payload) as { data: { changes: unknown } }).data.changes])).toEqual([
+        [a, "issue.updated", { relations: { added: [{ type: "blocked_by", issue: "WEB-2" }], removed: [] } }],
+        [b, "issue.updated", { relations: { added: [{ type: "blocks", issue: "WEB-1" }], removed: [] } }],
+      ]);
+      await db.deleteFrom("webhook_deliveries").execute();
+      await db.deleteFrom("webhooks").execute();
+    });
+
     it("removes a relation from either side, with activity on both; another issue's relation is not found", async () => {
       const [a, b, c] = await file(web, 3);
       const added = await relate(a!, "relates_to", "WEB-2");
