@@ -12,6 +12,7 @@ import {
   relationLabels,
   type SubIssueProgress,
 } from "~/issues/issue-links";
+import { statusLabels } from "~/issues/issue-fields";
 
 /**
  * Sub-issues and relations on screen (decision record 021): the markers of a row or a card, the
@@ -78,7 +79,9 @@ export function SubIssues({
         <ul aria-label="Sub-issues" className="sub-issue-rows">
           {subIssues.map((sub) => (
             <li key={sub.id}>
-              <StatusIcon status={sub.status} />
+              <span role="img" aria-label={statusLabels[sub.status]} title={statusLabels[sub.status]} className="inline-flex">
+                <StatusIcon status={sub.status} />
+              </span>
               <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{sub.key}</span>
               <Link to={issueHref(workspaceSlug, sub.key)} title={sub.title} className="min-w-0 flex-1 truncate hover:underline">
                 {sub.title}

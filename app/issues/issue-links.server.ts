@@ -35,8 +35,11 @@ const problem = (field: LinkProblem["field"], message: string, status: 400 | 404
 
 type LinkActor = { actorId: number; now: Date; mail?: NotificationMail };
 
+/** An issue a link change records an event on: its id, its key and its project. */
+type LinkEnd = { id: number; key: string; project: ProjectScope };
+
 /** An issue of the workspace as a link change needs it. */
-type LinkIssue = { id: number; key: string; project: ProjectScope; parentId: number | null; status: Status; archived: boolean };
+type LinkIssue = LinkEnd & { parentId: number | null; status: Status; archived: boolean };
 
 const linkIssueQuery = (trx: Trx, workspaceId: number) =>
   trx
@@ -93,10 +96,10 @@ async function bump(trx: Trx, issueId: number, now: Date): Promise<number> {
   return version;
 }
 
-const ref = (issue: LinkIssue): IssueLinkRef => ({ id: issue.id, key: issue.key });
+const ref = (issue: LinkEnd): IssueLinkRef => ({ id: issue.id, key: issue.key });
 
 /** Bumps the issue and records one event of it. */
-async function record(trx: Trx, issue: LinkIssue, actor: LinkActor, event: Parameters<typeof recordIssueEvent>[2], version?: number) {
+async function record(trx: Trx, issue: LinkEnd, actor: LinkActor, event: Parameters<typeof recordIssueEvent>[2], version?: number) {
   const scope = { project: issue.project, issueId: issue.id, actorId: actor.actorId, now: actor.now, mail: actor.mail };
   await recordIssueEvent(trx, { ...scope, version: version ?? (await bump(trx, issue.id, actor.now)) }, event);
 }
@@ -205,7 +208,7 @@ export async function parentForNewIssue(trx: Trx, project: ProjectScope, parentK
 /** Records a new issue's parent on both sides (the issue is written with its `parent_id`). */
 export async function recordNewSubIssue(trx: Trx, child: { id: number; number: number; project: ProjectScope; version: number }, parent: LinkIssue, actor: LinkActor) {
   const { key } = await trx.selectFrom("projects").select("key").where("id", "=", child.project.id).executeTakeFirstOrThrow();
-  const created: LinkIssue = { id: child.id, key: issueKey(key, child.number), project: child.project, parentId: parent.id, status: "backlog", archived: false };
+  const created: LinkEnd = { id: child.id, key: issueKey(key, child.number), project: child.project };
   await record(trx, created, actor, { type: "issue.parent_changed", parent: { from: null, to: ref(parent) } }, child.version);
   await record(trx, parent, actor, { type: "issue.sub_issue_added", subIssue: ref(created) });
 }
