@@ -6,6 +6,7 @@ import { moveFetcherKey } from "./board-moves";
 import { StatusIcon } from "./icons/status-icon";
 import { PriorityIcon } from "./icons/priority-icon";
 import { LabelChip } from "./label-chip";
+import { BlockedMarker, ProgressMarker } from "./link-markers";
 import { ChoiceForm, OnDemandMenu } from "./menu";
 
 /** A card's place, as its menu needs it: its column, its index among the shown cards, and the column's total. */
@@ -69,6 +70,8 @@ const CardBody = memo(function CardBody({ card, issueKey: key, status, index, to
         <span role="img" title={priority}>
           <PriorityIcon priority={card.priority} />
         </span>
+        {card.blocked ? <BlockedMarker /> : null}
+        {card.progress ? <ProgressMarker progress={card.progress} /> : null}
         {card.labels.length ? (
           <span className="card-labels">
             {card.labels.slice(0, 2).map((label) => (

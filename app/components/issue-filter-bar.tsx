@@ -137,6 +137,22 @@ export function IssueFilterBar({
           <X size={12} aria-hidden="true" />
         </Link>
       ))}
+      {filters.parent ? (
+        // The sub-issues of one issue (its page's "View in list"): kept by the form, removable as a chip.
+        <>
+          <input type="hidden" name="parent" value={filters.parent} />
+          <Link
+            to={searchOf(withoutValue(current, "parent", filters.parent)) || "?"}
+            aria-label={`Remove filter Parent: ${filters.parent}`}
+            preventScrollReset
+            className="filter-chip"
+          >
+            <span className="text-zinc-600 dark:text-zinc-400">Parent:</span>
+            <span className="truncate font-mono text-xs">{filters.parent}</span>
+            <X size={12} aria-hidden="true" />
+          </Link>
+        </>
+      ) : null}
       {isFiltered(filters) ? (
         <Link to="?" className="text-xs text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400">
           Clear filters

@@ -63,7 +63,8 @@ function Refusal({ message }: { message: string | undefined }) {
 
 const valueTriggerClass = `${triggerClass} prop-btn`;
 
-function Row({ term, children }: { term: string; children: ReactNode }) {
+/** One property: its term and its value (or menu). */
+export function PropertyRow({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
       <dt className="prop-term">{term}</dt>
@@ -72,12 +73,15 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
+const Row = PropertyRow;
+
 export function IssueProperties({
   issue,
   members,
   labels,
   writable,
   refusals,
+  children,
 }: {
   issue: PropertiesIssue;
   members: Person[];
@@ -85,6 +89,8 @@ export function IssueProperties({
   writable: boolean;
   /** Refusals the page was rendered with (without JavaScript), by property. */
   refusals: Refusals;
+  /** Properties of the page's own (parent, relations), after the due date. */
+  children?: ReactNode;
 }) {
   return (
     <dl className="props">
@@ -95,6 +101,7 @@ export function IssueProperties({
       </Row>
       <Row term="Labels">{writable ? <LabelsMenu issue={issue} labels={labels} refusal={refusals.labelIds} /> : <LabelsValue labels={issue.labels} />}</Row>
       <Row term="Due date">{writable ? <DueDateMenu issue={issue} refusal={refusals.dueDate} /> : <DueDateValue date={issue.dueDate} />}</Row>
+      {children}
       <Row term="Reporter">
         <PersonValue person={issue.reporter} none="Someone" />
       </Row>

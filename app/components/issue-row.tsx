@@ -6,6 +6,7 @@ import { StatusIcon } from "~/components/icons/status-icon";
 import { LabelChip } from "~/components/label-chip";
 import { ChoiceForm, OnDemandMenu } from "~/components/menu";
 import { issueLinkSelector } from "~/components/issue-link";
+import { BlockedMarker, ProgressMarker } from "~/components/link-markers";
 import { DueDate, RelativeTime } from "~/components/time";
 import type { IssueRowData, PersonRef } from "~/issues/issue-refs";
 import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
@@ -136,6 +137,8 @@ export function IssueRow({
       <a href={href} title={issue.title}>
         {title ?? issue.title}
       </a>
+      {issue.blocked ? <BlockedMarker /> : null}
+      {issue.progress ? <ProgressMarker progress={issue.progress} /> : null}
       {issue.labels.length ? (
         <span className="row-labels">
           {issue.labels.slice(0, shownLabels).map((label) => (

@@ -28,6 +28,7 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  issue_relations: IssueRelationsTable;
   saved_views: SavedViewsTable;
 }
 
@@ -322,8 +323,24 @@ export interface IssuesTable {
   closed_at: string | null;
   sort_order: Generated<number>;
   version: Generated<number>;
+  /** Its parent issue, in the same workspace (migrations/0020); at most 5 levels, 100 children each. */
+  parent_id: Generated<number | null>;
   created_at: string;
   updated_at: string;
+}
+
+export const relationTypes = ["blocks", "relates_to", "duplicate_of"] as const;
+/** How a relation is stored: one direction only ("blocked by" is `blocks` the other way round). */
+export type RelationType = (typeof relationTypes)[number];
+
+/** A relation between two issues of one workspace (migrations/0020, app/issues/issue-links.server.ts). */
+export interface IssueRelationsTable {
+  id: Generated<number>;
+  from_id: number;
+  to_id: number;
+  type: RelationType;
+  creator_id: number | null;
+  created_at: string;
 }
 
 export interface LabelsTable {
@@ -353,6 +370,7 @@ export interface CommentsTable {
 
 export const activityKinds = [
   "created", "title", "description", "status", "priority", "assignee", "labels", "due_date", "comment_deleted",
+  "parent", "sub_issue", "relation",
   // Another issue's description or comment mentions this one; `to_value` is that issue's key (WEB-7).
   "referenced",
 ] as const;
@@ -367,7 +385,8 @@ export interface ActivitiesTable {
   /**
    * The values, not their display: a title, a status or priority key, label ids as JSON (`[3,7]`),
    * a due date. An assignee is `from_user_id`/`to_user_id`; rows older than migrations/0016 whose
-   * names matched nobody keep the name here.
+   * names matched nobody keep the name here. Links name the other issue by key: `parent` and
+   * `sub_issue` as `WEB-12`, `relation` as its view and key (`blocked_by WEB-12`).
    */
   from_value: string | null;
   to_value: string | null;

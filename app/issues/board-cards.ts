@@ -1,5 +1,6 @@
 import type { Priority } from "./issue-fields";
 import type { LabelRef, PersonRef } from "./issue-refs";
+import type { SubIssueProgress } from "./issue-links";
 
 /**
  * What a card shows, and no more (it is in the page twice: in the markup and in the hydration
@@ -12,6 +13,10 @@ export type BoardCard = {
   priority: Priority;
   assignee: PersonRef | null;
   labels: LabelRef[];
+  /** A parent's sub-issues done and in all; null for an issue without any. */
+  progress: SubIssueProgress | null;
+  /** An open issue blocks it. */
+  blocked: boolean;
 };
 
 /**
@@ -29,6 +34,8 @@ export function packCards(cards: BoardCard[]): PackedCards {
     priority: cards.map((card) => card.priority),
     assignee: cards.map((card) => card.assignee),
     labels: cards.map((card) => card.labels),
+    progress: cards.map((card) => card.progress),
+    blocked: cards.map((card) => card.blocked),
   };
 }
 
@@ -40,5 +47,7 @@ export function unpackCards(packed: PackedCards): BoardCard[] {
     priority: packed.priority[index]!,
     assignee: packed.assignee[index] ?? null,
     labels: packed.labels[index] ?? [],
+    progress: packed.progress[index] ?? null,
+    blocked: packed.blocked[index] ?? false,
   }));
 }

@@ -5,6 +5,7 @@ import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { keepAssignee } from "./bulk-choice";
 import { maxBulkIssues } from "./bulk-edit.server";
 import { priorities, statuses } from "./issue-fields";
+import { relationChoices } from "./issue-links";
 
 /** These forms keep "" (see parseForm): "" clears a field, a missing one leaves it unchanged. */
 
@@ -51,7 +52,12 @@ export const issueFieldRules = {
   dueDate: calendarDateField,
 } as const;
 
+/** An issue key as typed (`WEB-12`); what it names is checked where it is used (app/issues/issue-links.server.ts). */
+const issueKeyField = z.string({ error: "Enter an issue key like WEB-12." }).trim().max(20, "Enter an issue key like WEB-12.");
+
 export const newIssueSchema = z.object({
+  /** The parent's key when filed as a sub-issue ("Add sub-issue"); "" for none. */
+  parent: issueKeyField.default(""),
   title: issueTitleField,
   description: descriptionField.default(""),
   status: statusField.default("backlog"),
@@ -95,6 +101,14 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("delete-comment"), commentId: idField }),
   z.object({ intent: z.literal("watch") }),
   z.object({ intent: z.literal("unwatch") }),
+  /** `parent`: a key, or "" to remove it. */
+  z.object({ intent: z.literal("set-parent"), parent: issueKeyField }),
+  z.object({
+    intent: z.literal("add-relation"),
+    type: z.enum(relationChoices, { error: "Choose a kind of relation." }),
+    target: issueKeyField.min(1, "Enter an issue key like WEB-12."),
+  }),
+  z.object({ intent: z.literal("remove-relation"), relationId: idField }),
 ]);
 export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string[]; version: string; intent: string };
 

@@ -3,6 +3,7 @@ import type { ActivityKind, DB, NotificationReason } from "~/db/schema";
 import { notify, type NotificationMail } from "~/notifications/notifications.server";
 import { reasonRank } from "~/notifications/reasons";
 import type { IssueFields, ProjectScope } from "./issues.server";
+import { relationValue, type RelationView } from "./issue-links";
 import { recordReferences } from "./issue-references.server";
 import { mentionedHandles, newlyMentioned } from "./mentions";
 import { newlyReferenced, referencedIssues } from "./references";
@@ -11,6 +12,9 @@ import { watchIssue } from "./watching.server";
 
 /** Each changed field of an issue, its value before and after (labels as sorted ids). */
 export type FieldChanges = { [F in keyof IssueFields]?: { from: IssueFields[F]; to: IssueFields[F] } };
+
+/** The other issue of a parent or relation change, by id and by the key people know it by. */
+export type IssueLinkRef = { id: number; key: string };
 
 /**
  * A change to an issue as the rest of Cairn hears of it: written with the change, in its
@@ -24,7 +28,13 @@ export type IssueEvent =
   | { type: "issue.reordered"; sortOrder: number }
   | { type: "comment.created"; commentId: number; body: string }
   | { type: "comment.edited"; commentId: number; body: { from: string; to: string } }
-  | { type: "comment.deleted"; commentId: number };
+  | { type: "comment.deleted"; commentId: number }
+  /** On a child: its parent set, changed or removed. */
+  | { type: "issue.parent_changed"; parent: { from: IssueLinkRef | null; to: IssueLinkRef | null } }
+  /** On a parent: a sub-issue came or went. */
+  | { type: "issue.sub_issue_added" | "issue.sub_issue_removed"; subIssue: IssueLinkRef }
+  /** On each of a relation's two issues, as that issue sees it ("blocked by" on one, "blocks" on the other). */
+  | { type: "issue.relation_added" | "issue.relation_removed"; relationId: number; relation: RelationView; issue: IssueLinkRef };
 
 /** Where and when an event happened, and who did it. */
 export type EventScope = {
@@ -62,6 +72,16 @@ function activityOf(event: IssueEvent) {
       return [row("created")];
     case "comment.deleted":
       return [row("comment_deleted")];
+    case "issue.parent_changed":
+      return [row("parent", { from_value: event.parent.from?.key ?? null, to_value: event.parent.to?.key ?? null })];
+    case "issue.sub_issue_added":
+      return [row("sub_issue", { to_value: event.subIssue.key })];
+    case "issue.sub_issue_removed":
+      return [row("sub_issue", { from_value: event.subIssue.key })];
+    case "issue.relation_added":
+      return [row("relation", { to_value: relationValue(event.relation, event.issue.key) })];
+    case "issue.relation_removed":
+      return [row("relation", { from_value: relationValue(event.relation, event.issue.key) })];
     case "issue.updated": {
       const rows: Row[] = [];
       const { changes } = event;

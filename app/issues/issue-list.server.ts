@@ -3,6 +3,8 @@ import type { Database } from "~/db/database.server";
 import type { DB, Status } from "~/db/schema";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import type { LabelRef } from "./issue-refs";
+import { parseIssueRef } from "./issue-links";
+import { linkFlagsOfIssues } from "./issue-links.server";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
 /** docs/product.md, Limits. */
@@ -21,6 +23,8 @@ export type IssueFilters = {
   labelIds: number[];
   priorities: Priority[];
   q: string;
+  /** The sub-issues of one issue (`parent=WEB-12`), a key of this workspace; null: any issue. */
+  parent: string | null;
   sort: IssueSort;
   page: number;
   /** Search text that cannot be used (a NUL, a direction control …): what was typed, and why; `q` is then "". */
@@ -53,12 +57,15 @@ export function parseIssueFilters(params: URLSearchParams): IssueFilters {
   const wantedPriorities = new Set(values("priority").filter((p): p is Priority => (priorities as readonly string[]).includes(p)));
   const sort = params.get("sort");
   const q = queryText(params, "q", 200);
+  const parent = parseIssueRef(params.get("parent") ?? "");
   return {
     statuses: [...wanted],
     assignees: [...assignees],
     labelIds: [...labelIds],
     priorities: [...wantedPriorities],
     q: q.problem ? "" : q.value,
+    // Only a full key: the list's URL may be shared into another project's list.
+    parent: parent?.projectKey ? `${parent.projectKey}-${parent.number}` : null,
     sort: (issueSorts as readonly string[]).includes(sort ?? "") ? (sort as IssueSort) : "updated",
     page: parsePositiveInteger(params.get("page")) ?? 1,
     ...(q.problem ? { refusedQuery: { value: q.value, message: q.problem } } : {}),
@@ -93,6 +100,23 @@ export function applyIssueFilters<O>(
           .select("issue_labels.issue_id")
           .whereRef("issue_labels.issue_id", "=", "issues.id")
           .where("issue_labels.label_id", "in", labelIds),
+      ),
+    );
+  }
+  if (filters.parent) {
+    const [key, number] = filters.parent.split("-");
+    // The parent by its key among the projects of this project's workspace (issues_project_number, then issues_parent_status).
+    filtered = filtered.where((eb: ExpressionBuilder<DB, "issues">) =>
+      eb(
+        "issues.parent_id",
+        "=",
+        eb
+          .selectFrom("issues as parent")
+          .innerJoin("projects as parent_project", "parent_project.id", "parent.project_id")
+          .select("parent.id")
+          .where("parent_project.key", "=", key!)
+          .where("parent.number", "=", Number(number))
+          .where("parent_project.workspace_id", "=", eb.selectFrom("projects as own").select("own.workspace_id").where("own.id", "=", projectId)),
       ),
     );
   }
@@ -181,10 +205,10 @@ export function issueCursorOf(row: { id: number; number: number; priority: numbe
 }
 
 /**
- * One page of a project's issues, filtered and sorted, with its labels — two queries, each on an
+ * One page of a project's issues, filtered and sorted, with its labels — three queries, each on an
  * index: the page's rows, each carrying the number of matching issues (a subquery the database
- * runs once), then their labels. Only a page past the last (an old link) costs a count and the
- * last page again.
+ * runs once), then their labels and their sub-issue progress and "blocked" flags. Only a page past
+ * the last (an old link) costs a count and the last page again.
  */
 export async function listIssues(db: Database, projectId: number, filters: IssueFilters, meId: number) {
   const matching = () => applyIssueFilters(db.selectFrom("issues"), projectId, filters, meId);
@@ -218,12 +242,16 @@ export async function listIssues(db: Database, projectId: number, filters: Issue
     rows = total ? await pageAt(page) : [];
   }
   if (!rows.length) page = 1;
-  const labels = await labelsOfIssues(
-    db,
-    rows.map((i) => i.id),
-  );
+  const ids = rows.map((i) => i.id);
+  const [labels, flags] = await Promise.all([labelsOfIssues(db, ids), linkFlagsOfIssues(db, ids)]);
   return {
-    issues: rows.map(({ total: _total, ...issue }) => ({ ...issue, priority: priorityOf(issue.priority), labels: labels.get(issue.id) ?? [] })),
+    issues: rows.map(({ total: _total, ...issue }) => ({
+      ...issue,
+      priority: priorityOf(issue.priority),
+      labels: labels.get(issue.id) ?? [],
+      progress: flags.progress.get(issue.id) ?? null,
+      blocked: flags.blocked.has(issue.id),
+    })),
     total,
     page,
     pageCount: Math.max(1, Math.ceil(total / issuePageSize)),

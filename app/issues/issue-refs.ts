@@ -1,4 +1,5 @@
 import type { Priority, Status } from "./issue-fields";
+import type { SubIssueProgress } from "./issue-links";
 
 /**
  * The label and the person as rows and cards show them. Each is one object wherever it appears on
@@ -37,4 +38,7 @@ export type IssueRowData = {
   updated_at: string;
   /** Only rows that can be edited need it (their menus post it). */
   version?: number;
+  /** A project's list tells a parent's progress and whether an open issue blocks it. */
+  progress?: SubIssueProgress | null;
+  blocked?: boolean;
 };

@@ -6,6 +6,7 @@ import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { isClosed, type Priority, priorityOf, rankOf } from "./issue-fields";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import { type FieldChanges, recordIssueEvent } from "./issue-events.server";
+import { type LinkProblem, linkBranches, linksOf, parentForNewIssue, recordNewSubIssue } from "./issue-links.server";
 import { inTimelineOrder, type TimelineEntry } from "./timeline";
 
 export type IssueFields = {
@@ -36,6 +37,9 @@ const changedFieldNames: Partial<Record<ActivityKind, string>> = {
   assignee: "assignee",
   labels: "labels",
   due_date: "due date",
+  parent: "parent",
+  sub_issue: "sub-issues",
+  relation: "relations",
 };
 
 export type Trx = Transaction<DB>;
@@ -66,17 +70,19 @@ export async function checkReferences(trx: Trx, workspaceId: number, fields: Par
 const labelSet = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
 /**
- * Files a new issue. Its number comes from the project's counter, incremented in the same
- * transaction: PostgreSQL's row lock (SQLite's write lock) means two instances filing at the same
- * moment get different numbers, and a number is never reused.
+ * Files a new issue, under `parentKey` when given (as "Add sub-issue" does). Its number comes from
+ * the project's counter, incremented in the same transaction: PostgreSQL's row lock (SQLite's write
+ * lock) means two instances filing at the same moment get different numbers, and a number is never reused.
  */
 export async function createIssue(
   db: Database,
-  issue: { project: ProjectScope; reporterId: number; fields: IssueFields; now: Date; mail?: NotificationMail },
-): Promise<{ number: number } | FieldProblem> {
+  issue: { project: ProjectScope; reporterId: number; fields: IssueFields; parentKey?: string; now: Date; mail?: NotificationMail },
+): Promise<{ number: number } | FieldProblem | LinkProblem> {
   return db.transaction().execute(async (trx) => {
     const problem = await checkReferences(trx, issue.project.workspace_id, issue.fields);
     if (problem) return problem;
+    const parent = issue.parentKey?.trim() ? await parentForNewIssue(trx, issue.project, issue.parentKey) : undefined;
+    if (parent && "field" in parent) return parent;
     const { next_issue_number } = await trx
       .updateTable("projects")
       .set((eb) => ({ next_issue_number: eb("next_issue_number", "+", 1) }))
@@ -107,6 +113,7 @@ export async function createIssue(
         closed_at: isClosed(fields.status) ? now : null,
         sort_order: Number(last?.sort_order ?? 0) + 1,
         version: 1,
+        parent_id: parent?.id ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -124,6 +131,7 @@ export async function createIssue(
       { project: issue.project, issueId: id, actorId: issue.reporterId, version: 1, now: issue.now, mail: issue.mail },
       { type: "issue.created", values: { ...fields, labelIds, number } },
     );
+    if (parent) await recordNewSubIssue(trx, { id, number, project: issue.project, version: 1 }, parent, { actorId: issue.reporterId, now: issue.now, mail: issue.mail });
     return { number };
   });
 }
@@ -336,7 +344,8 @@ export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
 
 type DetailRow = {
-  k: "i" | "l" | "c" | "a" | "w" | "n";
+  /** The issue, a label, a comment, an activity, the viewer's watch, their unread notification; its parent, a sub-issue, a relation. */
+  k: "i" | "l" | "c" | "a" | "w" | "n" | "p" | "s" | "r";
   id: number;
   n1: number | null;
   n2: number | null;
@@ -355,8 +364,9 @@ type DetailRow = {
 };
 
 /**
- * The issue as the detail screen shows it, with its labels and its timeline (comments and
- * changes, oldest first), in one query: one row per thing, the same columns in each branch.
+ * The issue as the detail screen shows it, with its labels, its timeline (comments and changes,
+ * oldest first) and its links (parent, sub-issues, relations: `linkBranches`), in one query: one
+ * row per thing, the same columns in each branch.
  * Undefined when the project has no issue of that number.
  */
 export async function findIssueDetail(db: Database, projectId: number, number: number, viewerId: number) {
@@ -395,6 +405,7 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
     select 'n', n.id, ${int}, ${int}, ${int}, ${int}, ${int}, ${text}, ${text}, ${text}, ${text}, ${text}, ${text}, n.updated_at, ${time}, ${time}
       from notifications n
       where n.issue_id = ${issueId} and n.user_id = ${viewerId} and n.read_at is null
+    ${linkBranches(issueId)}
     order by k, s1, id`.execute(db);
   const row = rows.find((r) => r.k === "i");
   if (!row) return undefined;
@@ -427,5 +438,5 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
       entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: (assignee && r.s5) || r.s3, to: (assignee && r.s6) || r.s4 });
     }
   }
-  return { issue, timeline: inTimelineOrder(entries), watching: rows.some((r) => r.k === "w"), unread: rows.some((r) => r.k === "n") };
+  return { issue, timeline: inTimelineOrder(entries), links: linksOf(rows), watching: rows.some((r) => r.k === "w"), unread: rows.some((r) => r.k === "n") };
 }

@@ -5,6 +5,7 @@
  */
 
 import { type Priority, priorityLabels, type Status, statusLabels } from "./issue-fields";
+import { parseRelationValue, relationLabels, relationPhrase } from "./issue-links";
 
 /**
  * One recorded change (an `activities` row). Its values are as stored — status and priority keys,
@@ -75,6 +76,9 @@ export const groupWindowMs = 5 * 60_000;
 /** Changes that always stand on their own line (each mention names its own issue). */
 const standalone = new Set(["created", "comment_deleted", "referenced"]);
 
+/** Changes of links: each one is said, none stands for an earlier one of its kind (two sub-issues added are two). */
+const eachSaid = new Set(["parent", "sub_issue", "relation"]);
+
 function joins(group: ChangeGroup, change: Change): boolean {
   return (
     group.actorId !== null &&
@@ -98,7 +102,7 @@ export function groupTimeline<Comment extends { type: "comment" }>(entries: read
     }
     const last = items.at(-1);
     if (last?.type === "changes" && joins(last, entry)) {
-      const same = last.changes.findIndex((c) => c.kind === entry.kind);
+      const same = eachSaid.has(entry.kind) ? -1 : last.changes.findIndex((c) => c.kind === entry.kind);
       if (same === -1) last.changes.push(entry);
       else last.changes[same] = { ...last.changes[same]!, to: entry.to };
       continue;
@@ -132,9 +136,29 @@ function clauseOf({ kind, from, to }: Change): Clause {
       return { verb: "deleted", rest: "a comment" };
     case "referenced":
       return { verb: "mentioned", rest: `it in ${to}` };
+    case "parent":
+      if (!to) return { verb: "removed", rest: `parent ${from}` };
+      return from ? { verb: "changed", rest: `parent from ${from} to ${to}` } : { verb: "set", rest: `parent ${to}` };
+    case "sub_issue":
+      return to ? { verb: "added", rest: `sub-issue ${to}` } : { verb: "removed", rest: `sub-issue ${from}` };
+    case "relation": {
+      const added = to ? parseRelationValue(to) : undefined;
+      if (added) return { verb: "marked it", rest: `as ${relationPhrase(added.view, added.key)}` };
+      const removed = from ? parseRelationValue(from) : undefined;
+      if (removed) return { verb: "removed", rest: `“${relationLabels[removed.view]} ${removed.key}”` };
+      return { verb: "changed", rest: "the relations" };
+    }
     default:
       return { verb: "changed", rest: "the issue" };
   }
+}
+
+/** The issue keys a change's sentence names (a mention elsewhere, a parent, a sub-issue, a related issue): the page links them. */
+export function issueKeysOf({ kind, from, to }: Change): string[] {
+  const values = [from, to].filter((value): value is string => value !== null);
+  if (kind === "referenced" || kind === "parent" || kind === "sub_issue") return values;
+  if (kind === "relation") return values.flatMap((value) => parseRelationValue(value)?.key ?? []);
+  return [];
 }
 
 /** "a", "a and b", "a, b and c". */

@@ -7,7 +7,10 @@ import { findApiIssueById } from "~/api/issues.server";
 import { labelsById, people, type WebhookPerson } from "./payload.server";
 import { subscribes } from "./webhooks.server";
 
-/** The webhook type of each issue event; a reorder (a card moved within its column) is not sent. */
+/**
+ * The webhook type of each issue event; a reorder (a card moved within its column) is not sent.
+ * Parents and relations are changes of the issue: `issue.updated` (decision record 021).
+ */
 export function webhookTypeOf(type: IssueEvent["type"]): WebhookEventType | undefined {
   switch (type) {
     case "issue.created":
@@ -17,6 +20,12 @@ export function webhookTypeOf(type: IssueEvent["type"]): WebhookEventType | unde
       return type;
     case "comment.edited":
       return "comment.updated";
+    case "issue.parent_changed":
+    case "issue.sub_issue_added":
+    case "issue.sub_issue_removed":
+    case "issue.relation_added":
+    case "issue.relation_removed":
+      return "issue.updated";
     default:
       return undefined;
   }
@@ -43,6 +52,24 @@ async function describeChanges(trx: Transaction<DB>, event: Extract<IssueEvent, 
   if (changes.labelIds) described.labels = { from: labelList(changes.labelIds.from), to: labelList(changes.labelIds.to) };
   if (changes.dueDate) described.dueDate = changes.dueDate;
   return described;
+}
+
+/** A parent or relation change as `changes`: the other issue by key. */
+function linkChanges(event: IssueEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case "issue.parent_changed":
+      return { parent: { from: event.parent.from?.key ?? null, to: event.parent.to?.key ?? null } };
+    case "issue.sub_issue_added":
+      return { subIssues: { added: [event.subIssue.key], removed: [] } };
+    case "issue.sub_issue_removed":
+      return { subIssues: { added: [], removed: [event.subIssue.key] } };
+    case "issue.relation_added":
+      return { relations: { added: [{ type: event.relation, issue: event.issue.key }], removed: [] } };
+    case "issue.relation_removed":
+      return { relations: { added: [], removed: [{ type: event.relation, issue: event.issue.key }] } };
+    default:
+      return undefined;
+  }
 }
 
 /** The comment as the API shows it (its `Comment` schema). */
@@ -85,7 +112,9 @@ export async function enqueueWebhookDeliveries(
   const actor = (await people(trx, [scope.actorId])).get(scope.actorId) ?? null;
   // The issue as the API shows it, as the change left it; PUBLIC_URL goes before its `url` when sent.
   const data: Record<string, unknown> = { issue: await findApiIssueById(trx, scope.issueId, "") };
+  const links = linkChanges(event);
   if (event.type === "issue.updated") data.changes = await describeChanges(trx, event);
+  else if (links) data.changes = links;
   if (event.type === "comment.created" || event.type === "comment.edited") data.comment = await commentOf(trx, event.commentId);
   if (event.type === "comment.deleted") data.comment = { id: event.commentId };
   data.actor = actor;

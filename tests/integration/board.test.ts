@@ -368,6 +368,8 @@ describe.each(testDialects)("the board on %s", (dialect) => {
           { id: bug, name: "Bug", color: "red" },
           { id: docs, name: "Docs", color: "blue" },
         ],
+        progress: null,
+        blocked: false,
       });
       expect(board[1]!.cards[0]).toMatchObject({ title: "Gamma", priority: "none", assignee: null, labels: [] });
     });

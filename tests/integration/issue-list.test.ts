@@ -13,6 +13,8 @@ import { migrateToLatest } from "~/db/migrate.server";
 import type { DB, Status } from "~/db/schema";
 import { priorities, statuses } from "~/issues/issue-fields";
 import { issuePageSize, listIssues, parseIssueFilters } from "~/issues/issue-list.server";
+import { loadBoard } from "~/issues/board.server";
+import { findIssueDetail } from "~/issues/issues.server";
 import { findReferencedIssues } from "~/issues/issue-references.server";
 import { referencedIssues } from "~/issues/references";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
@@ -22,19 +24,20 @@ const params = (query: string) => new URLSearchParams(query);
 const openStatuses: Status[] = ["backlog", "todo", "in_progress", "in_review"];
 
 describe("parseIssueFilters", () => {
-  const defaults = { statuses: [], assignees: [], labelIds: [], priorities: [], q: "", sort: "updated", page: 1 };
+  const defaults = { statuses: [], assignees: [], labelIds: [], priorities: [], q: "", parent: null, sort: "updated", page: 1 };
 
   it("reads nothing as no filter, sorted by last update, page 1", () => {
     expect(parseIssueFilters(params(""))).toEqual(defaults);
   });
 
   it("reads every parameter it knows", () => {
-    expect(parseIssueFilters(params("status=todo&assignee=7&label=3&priority=high&q=%20login%20&sort=due&page=2"))).toEqual({
+    expect(parseIssueFilters(params("status=todo&assignee=7&label=3&priority=high&q=%20login%20&parent=web-12&sort=due&page=2"))).toEqual({
       statuses: ["todo"],
       assignees: [7],
       labelIds: [3],
       priorities: ["high"],
       q: "login",
+      parent: "WEB-12",
       sort: "due",
       page: 2,
     });
@@ -65,11 +68,13 @@ describe("parseIssueFilters", () => {
 
   it("ignores values that mean nothing, rather than refusing the link", () => {
     expect(
-      parseIssueFilters(params("status=bogus&status=&status=TODO&assignee=abc&label=x&priority=extreme&sort=random&page=abc")),
+      parseIssueFilters(params("status=bogus&status=&status=TODO&assignee=abc&label=x&priority=extreme&parent=WEB&sort=random&page=abc")),
     ).toEqual(defaults);
     for (const junk of ["0", "-1", "1.5", "01", "1e3", "99999999999", "2147483648", " 2", "Me", "UNASSIGNED", ""]) {
       expect(parseIssueFilters(params(`assignee=${encodeURIComponent(junk)}`)).assignees, junk).toEqual([]);
       expect(parseIssueFilters(params(`label=${encodeURIComponent(junk)}`)).labelIds, junk).toEqual([]);
+      // A parent is a full key (a bare number names no project in a shared link).
+      expect(parseIssueFilters(params(`parent=${encodeURIComponent(junk)}`)).parent, junk).toBeNull();
       expect(parseIssueFilters(params(`page=${encodeURIComponent(junk)}`)).page, junk).toBe(1);
     }
     expect(parseIssueFilters(params("priority=Urgent")).priorities).toEqual([]);
@@ -275,6 +280,8 @@ describe.each(testDialects)("listIssues on %s", (dialect) => {
         { id: labelIds.Bug, name: "Bug", color: "red" },
         { id: labelIds.Frontend, name: "Frontend", color: "blue" },
       ],
+      progress: null,
+      blocked: false,
     });
     const unassigned = (await list("sort=number")).issues.find((i) => i.number === 3)!;
     expect(unassigned).toMatchObject({ assignee_id: null, assigneeName: null, labels: [], due_date: null, priority: "high" });
@@ -463,10 +470,19 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
     }
     // One issue in ten has the label Bug.
     await sql`insert into issue_labels (issue_id, label_id) select id, ${bugLabel} from issues where project_id = ${webId} and number % 10 = 0`.execute(db);
+    // WEB-1 has 50 sub-issues, WEB-2 … WEB-11 one each (decision record 021); one issue in five blocks the next.
+    await sql`update issues set parent_id = (select p.id from issues p where p.project_id = ${webId} and p.number = 1)
+               where project_id = ${webId} and number between 100 and 149`.execute(db);
+    await sql`update issues set parent_id = (select p.id from issues p where p.project_id = issues.project_id and p.number = issues.number - 1000)
+               where project_id = ${webId} and number between 1002 and 1011`.execute(db);
+    await sql`insert into issue_relations (from_id, to_id, type, created_at)
+               select a.id, b.id, 'blocks', ${"2024-06-01T00:00:00.000Z"} from issues a inner join issues b on b.project_id = a.project_id and b.number = a.number + 1
+               where a.project_id = ${webId} and a.number % 5 = 0`.execute(db);
     if (dialect === "postgres") {
       // What autovacuum does on a live database: statistics, and a visibility map for index-only scans.
       await sql`vacuum analyze issues`.execute(db);
       await sql`analyze issue_labels`.execute(db);
+      await sql`analyze issue_relations`.execute(db);
     }
 
     const log = (event: { level: string; query: CompiledQuery }) => {
@@ -531,6 +547,7 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
     "priority=urgent",
     "q=login",
     "q=WEB-4242",
+    "parent=WEB-1",
   ];
 
   // sort=due orders the undated last. Ordered by `CASE WHEN due_date IS NULL …` (as committed), no
@@ -547,6 +564,52 @@ describe.each(testDialects)("the issue list's query plans with 50,000 issues on 
       const { plans } = await plansOf(query);
       for (const { sql: statement, plan } of plans) expect(fullScans(plan), `${query}: ${statement}\n${plan.join("\n")}`).toEqual([]);
     }
+  });
+
+  /** Lines of a plan that read the whole of issues or issue_relations. */
+  const fullLinkScans = (plan: string[]) =>
+    dialect === "sqlite"
+      ? plan.filter((line) => /^SCAN (issues|issue_relations)\b/.test(line) && !/USING (COVERING )?INDEX/.test(line))
+      : plan.filter((line) => /Seq Scan on (issues|issue_relations)\b/.test(line));
+
+  /** Each statement `run` made through the logged database, with its plan. */
+  async function plansOfRun(run: () => Promise<unknown>) {
+    captured = [];
+    await run();
+    const statements = captured;
+    captured = [];
+    return Promise.all(statements.map(async (statement) => ({ sql: statement.sql, plan: await explain(statement) })));
+  }
+
+  // Decision record 021: the rows' progress and "blocked" flags, one more query per page.
+  it("reads a page's sub-issue progress and blocked flags through indexes", async () => {
+    const { page, plans } = await plansOf("sort=number");
+    const flags = plans.find((p) => /issue_relations/.test(p.sql));
+    expect(flags, plans.map((p) => p.sql).join("\n")).toBeDefined();
+    expect(fullLinkScans(flags!.plan), `${flags!.sql}\n${flags!.plan.join("\n")}`).toEqual([]);
+    expect(page.issues[0]).toMatchObject({ number: 1, progress: { total: 50 } });
+    // WEB-15 (in review) blocks WEB-16; WEB-5 (canceled) blocks WEB-6 no more.
+    expect(page.issues.find((i) => i.number === 16)).toMatchObject({ blocked: true });
+    expect(page.issues.find((i) => i.number === 6)).toMatchObject({ blocked: false });
+  });
+
+  // The board asks for the flags of up to 300 cards at once: PostgreSQL then rightly prefers one
+  // pass over the relations (a few pages per 10,000) to 300 index probes; issues stay on indexes.
+  it("loads the board, with its cards' flags, reading issues through indexes", async () => {
+    const plans = await plansOfRun(() => loadBoard(logged, webId, parseIssueFilters(params("")), ada));
+    expect(plans.length).toBe(2);
+    for (const { sql: statement, plan } of plans) expect(fullScans(plan), `${statement}\n${plan.join("\n")}`).toEqual([]);
+  });
+
+  it("loads an issue page, with its parent, sub-issues and relations, in one query through indexes", async () => {
+    for (const number of [1, 105, 1005]) {
+      const plans = await plansOfRun(() => findIssueDetail(logged, webId, number, ada));
+      expect(plans.length).toBe(1);
+      expect(fullLinkScans(plans[0]!.plan), `${plans[0]!.sql}\n${plans[0]!.plan.join("\n")}`).toEqual([]);
+    }
+    const parent = await findIssueDetail(logged, webId, 1, ada);
+    expect(parent!.links.subIssues).toHaveLength(50);
+    expect((await findIssueDetail(logged, webId, 1005, ada))!.links).toMatchObject({ parent: { key: "WEB-5" }, relations: [{ view: "blocks", issue: { key: "WEB-1006" } }] });
   });
 
   // A page of 50 must come from an index in order, not from sorting every issue of the project.

@@ -12,7 +12,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createIssue, type FieldProblem, type IssueFields } from "~/issues/issues.server";
+import { createIssue, type IssueFields } from "~/issues/issues.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type CallError, callFromInstances } from "../support/instance-processes";
@@ -23,7 +23,7 @@ import { type SeededProject, seedTestWorkspace } from "../support/workspaces";
 const t0 = new Date("2025-03-01T12:00:00.000Z");
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-type Created = { number: number } | FieldProblem | CallError;
+type Created = Awaited<ReturnType<typeof createIssue>> | CallError;
 type Call = Partial<IssueFields> & { title: string };
 
 describe.each(testDialects)("issue numbers with two instances filing at once, on %s", (dialect) => {

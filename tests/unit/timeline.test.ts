@@ -106,3 +106,33 @@ describe("namedChange", () => {
     expect(named("title", "Old", "New")).toEqual(["Old", "New"]);
   });
 });
+
+describe("links in the timeline", () => {
+  const said = (kind: string, from: string | null, to: string | null) => describeChanges([change(1, 0, kind, from, to)]);
+
+  it("says parents, sub-issues and relations with the other issue's key", () => {
+    expect(said("parent", null, "WEB-12")).toBe("set parent WEB-12");
+    expect(said("parent", "WEB-12", "API-3")).toBe("changed parent from WEB-12 to API-3");
+    expect(said("parent", "WEB-12", null)).toBe("removed parent WEB-12");
+    expect(said("sub_issue", null, "WEB-13")).toBe("added sub-issue WEB-13");
+    expect(said("sub_issue", "WEB-13", null)).toBe("removed sub-issue WEB-13");
+    expect(said("relation", null, "blocks WEB-3")).toBe("marked it as blocking WEB-3");
+    expect(said("relation", null, "blocked_by WEB-9")).toBe("marked it as blocked by WEB-9");
+    expect(said("relation", null, "relates_to WEB-4")).toBe("marked it as related to WEB-4");
+    expect(said("relation", null, "duplicate_of WEB-1")).toBe("marked it as a duplicate of WEB-1");
+    expect(said("relation", null, "duplicated_by WEB-2")).toBe("marked it as duplicated by WEB-2");
+    expect(said("relation", "blocked_by WEB-9", null)).toBe("removed “Blocked by WEB-9”");
+  });
+
+  it("says every link changed in one line, where a field changed twice reads as one change", () => {
+    const [line] = groupTimeline([change(1, 0, "sub_issue", null, "WEB-13"), change(1, 1, "sub_issue", null, "WEB-14"), change(1, 2, "relation", null, "blocks WEB-3")]);
+    expect(line?.type === "changes" && describeChanges(line.changes)).toBe("added sub-issue WEB-13 and sub-issue WEB-14 and marked it as blocking WEB-3");
+    const [two] = groupTimeline([change(1, 0, "relation", null, "blocks WEB-3"), change(1, 1, "relation", null, "relates_to WEB-4")]);
+    expect(two?.type === "changes" && describeChanges(two.changes)).toBe("marked it as blocking WEB-3 and as related to WEB-4");
+  });
+
+  it("reads a duplicate closed as canceled as one line", () => {
+    const [line] = groupTimeline([change(1, 0, "relation", null, "duplicate_of WEB-1"), namedChange(change(1, 0, "status", "todo", "canceled"), new Map())]);
+    expect(line?.type === "changes" && describeChanges(line.changes)).toBe("marked it as a duplicate of WEB-1 and changed the status from Todo to Canceled");
+  });
+});

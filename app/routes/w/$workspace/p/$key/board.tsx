@@ -24,8 +24,8 @@ import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
 /**
- * At most three queries: the columns (counts and first cards, with their assignees and labels: one
- * statement), the members a filter offers and the workspace's labels (none when the request's
+ * At most four queries: the columns (counts and first cards, with their assignees and labels: one
+ * statement; the cards' progress and "blocked" flags: one more), the members a filter offers and the workspace's labels (none when the request's
  * workspace lookup already holds them). Only what the page renders, in small shapes: the payload
  * that hydrates the page repeats it.
  */

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
-import { ArrowLeft, CirclePlus, Link2, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText } from "~/components/icons/icon";
+import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
-import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
+import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
@@ -11,6 +11,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
 import { type EditIssueValues, IssueEditor } from "~/components/issue-editor";
 import { IssueProperties, type Property } from "~/components/issue-properties";
+import { ParentLine, ParentProperty, RelationsProperty, SubIssues } from "~/components/issue-links";
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
@@ -21,10 +22,11 @@ import type { Database } from "~/db/database.server";
 import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
+import { addRelation, removeRelation, setParent } from "~/issues/issue-links.server";
 import { findReferencedIssues } from "~/issues/issue-references.server";
 import { type MarkdownOptions, renderMarkdown } from "~/issues/markdown.server";
 import { issuePath, referencedIssues, referenceLimit } from "~/issues/references";
-import { describeChanges, groupTimeline, namedChange } from "~/issues/timeline";
+import { describeChanges, groupTimeline, issueKeysOf, namedChange } from "~/issues/timeline";
 import { markIssueRead } from "~/notifications/notifications.server";
 import { MentionSuggestions } from "~/components/mention-suggestions";
 import type { MentionCandidate } from "~/components/mention-query";
@@ -92,7 +94,7 @@ export async function loader(args: Route.LoaderArgs) {
     listLabels(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
-  const { issue, timeline, watching, unread } = found;
+  const { issue, timeline, links, watching, unread } = found;
   // Opening the issue reads its notification.
   if (unread) await markIssueRead(db, { userId: user.id, issueId: issue.id, now: new Date() });
   const texts = [issue.description, ...timeline.flatMap((entry) => (entry.type === "comment" && !entry.deleted ? [entry.body] : []))];
@@ -103,7 +105,7 @@ export async function loader(args: Route.LoaderArgs) {
   const items = groupTimeline(named).map((item): ActivityItem | CommentItem => {
     if (item.type === "changes") {
       const dates = item.changes.filter((c) => c.kind === "due_date" && c.to).map((c) => c.to!);
-      const links = item.changes.filter((c) => c.kind === "referenced" && c.to).map((c) => ({ text: c.to!, href: issuePath(workspace.slug, c.to!) }));
+      const keys = [...new Set(item.changes.flatMap(issueKeysOf))];
       return {
         type: "changes",
         id: item.id,
@@ -111,7 +113,7 @@ export async function loader(args: Route.LoaderArgs) {
         kind: item.changes[0]!.kind,
         text: describeChanges(item.changes),
         ...(dates.length ? { dates } : {}),
-        ...(links.length ? { links } : {}),
+        ...(keys.length ? { links: keys.map((key) => ({ text: key, href: issuePath(workspace.slug, key) })) } : {}),
         at: item.changes.at(-1)!.at,
       };
     }
@@ -140,6 +142,7 @@ export async function loader(args: Route.LoaderArgs) {
       closedAt: issue.closed_at,
     },
     key: issueKey(project.key, issue.number),
+    links,
     timeline: items,
     members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
     labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
@@ -184,6 +187,19 @@ export async function action(args: Route.ActionArgs) {
       ...submission.reply(),
       previewHtml: renderMarkdown(form.description, markdown),
     };
+  }
+  if (form.intent === "set-parent" || form.intent === "add-relation" || form.intent === "remove-relation") {
+    const change = { project, issueId: issue.id, actorId: user.id, now, mail };
+    const linked =
+      form.intent === "set-parent"
+        ? await setParent(db, { ...change, parentKey: form.parent })
+        : form.intent === "add-relation"
+          ? await addRelation(db, { ...change, type: form.type, targetKey: form.target })
+          : await removeRelation(db, { ...change, relationId: form.relationId });
+    // A key nobody here can see is 404 at its field, as one that names no issue: nothing is revealed.
+    if ("field" in linked) return data(submission.reply({ fieldErrors: { [linked.field]: [linked.message] } }), { status: linked.status });
+    if (!linked.ok) throw data(linked.message, { status: linked.status });
+    return back;
   }
   if (form.intent === "update" || form.intent === "status") {
     const changes =
@@ -261,6 +277,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData
 
 type Submitted = {
   intent?: string;
+  parent?: string;
+  type?: string;
+  target?: string;
   commentId?: string;
   body?: string;
   title?: string;
@@ -296,7 +315,9 @@ export default function IssueDetail(props: Route.ComponentProps) {
 }
 
 function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, key, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
+  const { issue, key, links, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
+  const params = useParams();
+  const workspaceSlug = params.workspace ?? "";
   const location = useLocation();
   const result = actionData as ActionData;
   const submitted = (result?.initialValue ?? undefined) as Submitted | undefined;
@@ -319,8 +340,10 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
     .flat()
     .filter((e): e is string => Boolean(e));
   const property = refusedProperty(submitted);
+  // Parent and relations show their refusals at their properties.
+  const linkIntent = lastIntent === "set-parent" || lastIntent === "add-relation" || lastIntent === "remove-relation";
   // Refusals with no place of their own (a property form without JavaScript has its place: the property).
-  const refusal = !editorSubmitted && !property && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
+  const refusal = !editorSubmitted && !property && !linkIntent && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
   const commentEditError = lastIntent === "edit-comment" ? messages : [];
 
   const search = new URLSearchParams(location.search);
@@ -339,6 +362,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
         </Link>
         <span className="muted font-mono">{key}</span>
       </div>
+      {links.parent ? <ParentLine parent={links.parent} workspaceSlug={workspaceSlug} /> : null}
 
       {refusal.length ? (
         <p role="alert" className="alert mt-3">
@@ -389,7 +413,23 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
             labels={labels}
             writable={writable}
             refusals={property ? { [property]: messages.join(" ") } : {}}
-          />
+          >
+            <ParentProperty
+              issueId={issue.id}
+              parent={links.parent}
+              writable={writable}
+              refusal={lastIntent === "set-parent" ? messages.join(" ") : undefined}
+              typed={lastIntent === "set-parent" ? submitted?.parent : undefined}
+            />
+            <RelationsProperty
+              issueId={issue.id}
+              relations={links.relations}
+              workspaceSlug={workspaceSlug}
+              writable={writable}
+              refusal={lastIntent === "add-relation" || lastIntent === "remove-relation" ? messages.join(" ") : undefined}
+              typed={lastIntent === "add-relation" ? { type: submitted?.type, target: submitted?.target } : undefined}
+            />
+          </IssueProperties>
           <WatchToggle watching={watching} />
         </aside>
 
@@ -403,6 +443,13 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </section>
           )}
+          <SubIssues
+            subIssues={links.subIssues}
+            progress={links.progress}
+            workspaceSlug={workspaceSlug}
+            addHref={writable ? `${location.pathname.replace(/\/\d+$/, "")}/new?parent=${key}` : undefined}
+            listHref={`${location.pathname.replace(/\/\d+$/, "")}?parent=${key}`}
+          />
           <section aria-labelledby="activity-title" className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
             <h3 id="activity-title" className="text-sm font-semibold">
               Activity
@@ -512,6 +559,9 @@ const activityIcons: Record<string, LucideIcon> = {
   labels: Tag,
   due_date: CalendarDays,
   comment_deleted: MessageSquareX,
+  parent: ListTree,
+  sub_issue: ListTree,
+  relation: Link2,
   referenced: Link2,
 };
 

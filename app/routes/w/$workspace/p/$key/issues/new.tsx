@@ -3,7 +3,7 @@ import { data, Form, redirect } from "react-router";
 import { requireProject } from "~/auth/authorization.server";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
-import { FormSummary } from "~/components/forms";
+import { FormSummary, TextField } from "~/components/forms";
 import { IssueFieldsForm } from "~/components/issue-fields-form";
 import { parseForm } from "~/forms/parse-form.server";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -21,6 +21,8 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels,
+    // "Add sub-issue" links here with the parent's key.
+    parent: args.url.searchParams.get("parent")?.slice(0, 20) ?? "",
   };
 }
 
@@ -28,16 +30,19 @@ export async function action(args: Route.ActionArgs) {
   const { user, workspace, project } = await requireProject(args, "issues:write");
   const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { assigneeId, dueDate, ...fields } = submission.value;
+  const { assigneeId, dueDate, parent, ...fields } = submission.value;
   const { db, config } = args.context.get(appContext);
   const created = await createIssue(db, {
     project,
     reporterId: user.id,
     fields: { ...fields, assigneeId: assigneeId === "" ? null : assigneeId, dueDate: dueDate || null },
+    parentKey: parent,
     now: new Date(),
     mail: config.mail,
   });
-  if ("field" in created) return data(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: 400 });
+  if ("field" in created) {
+    return data(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: "status" in created ? created.status : 400 });
+  }
   return redirect(`/w/${workspace.slug}/p/${project.key}/issues/${created.number}`);
 }
 
@@ -51,7 +56,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 export default function NewIssue({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useRouteForm<NewIssueForm>({
     lastResult: actionData,
-    defaultValue: { status: "backlog", priority: "none", assigneeId: "" },
+    defaultValue: { status: "backlog", priority: "none", assigneeId: "", parent: loaderData.parent },
   });
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 md:px-6">
@@ -59,6 +64,7 @@ export default function NewIssue({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
         <IssueFieldsForm fields={fields} options={loaderData} />
+        <TextField label="Parent issue" meta={fields.parent} hint="Optional: file it as a sub-issue of an issue, by its key (WEB-12)." />
         <div className="flex justify-end border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <button type="submit" className={primaryButtonClass}>
             Create issue
