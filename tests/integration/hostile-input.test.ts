@@ -373,6 +373,19 @@ function formsOf(site: Site): FormTarget[] {
     owner(`${p}/issues`, { intent: "status", issueId: String(site.issueId), version: "1", status: "in_progress", returnTo: `${p}/issues?q=a` }),
     owner(`${p}/issues`, { intent: "priority", issueId: String(site.issueId), version: "1", priority: "high", returnTo: `${p}/issues?menu=priority-1` }),
     owner(`${p}/issues`, { intent: "assignee", issueId: String(site.issueId), version: "1", assigneeId: String(site.memberId), returnTo: `${p}/issues` }),
+    owner(`${p}/issues?select=all`, {
+      intent: "bulk",
+      issueIds: String(site.issueId),
+      status: "in_progress",
+      priority: "high",
+      assigneeId: String(site.memberId),
+      addLabelId: String(site.labelId),
+      removeLabelId: "",
+    }),
+    owner(`${p}/issues/new?parent=${site.key}-${site.issueNumber}`, { title: "Sub-task", parent: `${site.key}-${site.issueNumber}` }),
+    owner(issue, { intent: "set-parent", parent: `${site.key}-${site.issueNumber}` }),
+    owner(issue, { intent: "add-relation", type: "blocks", target: `${site.key}-${site.issueNumber}` }),
+    owner(issue, { intent: "remove-relation", relationId: "2147483647" }),
     owner(`${p}/issues?status=todo&menu=save-view`, { intent: "save-view", name: "Todo", shared: "on", query: "status=todo&sort=priority" }),
     owner(`${p}/views/2147483647`, { intent: "rename", name: "Renamed" }),
     owner(`${p}/views/2147483647`, { intent: "delete" }),
@@ -395,7 +408,7 @@ function formsOf(site: Site): FormTarget[] {
 function listsOf(site: Site): ListTarget[] {
   const w = `/w/${site.slug}`;
   const p = `${w}/p/${site.key}`;
-  const filters = ["q", "status", "assignee", "label", "priority", "sort", "page"];
+  const filters = ["q", "status", "assignee", "label", "priority", "parent", "sort", "page"];
   const filterNumbers = ["assignee", "label", "page"];
   return [
     // `menu` and `confirm` open a row's menu or a question without JavaScript (decision record 010).
