@@ -20,14 +20,20 @@ export async function findReferencedIssues(db: Kysely<DB>, workspaceId: number, 
   if (!references.length) return found;
   const numbersByKey = new Map<string, number[]>();
   for (const { projectKey, number } of references) numbersByKey.set(projectKey, [...(numbersByKey.get(projectKey) ?? []), number]);
+  // Each key's project id as a subquery of its own, so that every branch of the OR is a lookup in
+  // the issues' (project, number) index — a join on the key would leave PostgreSQL a full scan.
   const rows = await db
     .selectFrom("issues")
     .innerJoin("projects", "projects.id", "issues.project_id")
     .select(["issues.id", "issues.number", "issues.title", "issues.status", "issues.version", "projects.key"])
-    .where("projects.workspace_id", "=", workspaceId)
     .where((eb) =>
       eb.or(
-        [...numbersByKey].map(([key, numbers]) => eb.and([eb("projects.key", "=", key), eb("issues.number", "in", numbers)])),
+        [...numbersByKey].map(([key, numbers]) =>
+          eb.and([
+            eb("issues.project_id", "=", eb.selectFrom("projects as keyed").select("keyed.id").where("keyed.workspace_id", "=", workspaceId).where("keyed.key", "=", key)),
+            eb("issues.number", "in", numbers),
+          ]),
+        ),
       ),
     )
     .execute();
