@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
@@ -56,6 +58,21 @@ describe("SIGTERM with requests that have just arrived (DRAIN_SECONDS=0)", () =>
     await database?.drop();
   });
 
+  /**
+   * Stops a process and waits until it is stopped (state T in /proc): a process still on its way
+   * to stopping may already have collected the connections that arrive meanwhile, and then read
+   * their requests before the SIGTERM sent while it was stopped.
+   */
+  async function stop(pid: number) {
+    process.kill(pid, "SIGSTOP");
+    for (let i = 0; i < 200; i++) {
+      // The state follows the command name in parentheses, which may itself hold spaces.
+      if (/\) T /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return;
+      await sleep(10);
+    }
+    throw new Error(`process ${pid} did not stop`);
+  }
+
   /** Sends GET `url` on a keep-alive connection of its own; `sent` resolves once the request is written. */
   function send(agent: http.Agent, url: string) {
     let written!: () => void;
@@ -81,7 +98,7 @@ describe("SIGTERM with requests that have just arrived (DRAIN_SECONDS=0)", () =>
     try {
       // Stopped, the server reads nothing, as when it is busy: the kernel completes the connections
       // and holds the requests, so that SIGTERM finds them there, not yet read.
-      server.process.kill("SIGSTOP");
+      await stop(server.process.pid!);
       const requests = Array.from({ length: 24 }, () => send(agent, `${server.url}/`));
       await Promise.all(requests.map((request) => request.sent));
       server.process.kill("SIGTERM");
