@@ -209,12 +209,14 @@ test.describe("board", () => {
     const inProgress = await columnKeys(page, "In progress");
     expect(inProgress.indexOf("WEB-3") + 1, `announced position ${announced} in ${inProgress.join(", ")}`).toBe(announced);
     await page.reload();
+    await waitForHydration(page, javaScriptEnabled);
     await expectColumn(page, "Todo", ["WEB-1", "WEB-2", "WEB-4"]);
     await expectColumn(page, "In progress", inProgress);
 
     // Escape cancels: nothing moves, and it says so.
     await page.getByRole("button", { name: "Drag WEB-1", exact: true }).focus();
     await page.keyboard.press("Space");
+    await expect(live).toHaveText("WEB-1 is over Todo, position 1.");
     await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Escape");
     await expect(live).toHaveText("Moving WEB-1 was cancelled.");
