@@ -13,6 +13,7 @@ import {
   type SubIssueProgress,
 } from "~/issues/issue-links";
 import { statusLabels } from "~/issues/issue-fields";
+import { issuePath } from "~/issues/references";
 
 /**
  * Sub-issues and relations on screen (decision record 021): the markers of a row or a card, the
@@ -22,18 +23,12 @@ import { statusLabels } from "~/issues/issue-fields";
  * back; with it a fetcher posts them. A refusal shows at its property, with what was typed kept.
  */
 
-/** `/w/acme/p/WEB/issues/12` for WEB-12. */
-export function issueHref(workspaceSlug: string, key: string) {
-  const [projectKey, number] = key.split("-");
-  return `/w/${encodeURIComponent(workspaceSlug)}/p/${projectKey}/issues/${number}`;
-}
-
 /** "Sub-issue of WEB-12 Title", above an issue's title. */
 export function ParentLine({ parent, workspaceSlug }: { parent: LinkedIssue; workspaceSlug: string }) {
   return (
     <p className="parent-line">
       <span>Sub-issue of</span>
-      <Link to={issueHref(workspaceSlug, parent.key)} className="parent-link">
+      <Link to={issuePath(workspaceSlug, parent.key)} className="parent-link">
         <StatusIcon status={parent.status} />
         <span className="font-mono text-xs">{parent.key}</span>{" "}
         <span className="truncate">{parent.title}</span>
@@ -83,7 +78,7 @@ export function SubIssues({
                 <StatusIcon status={sub.status} />
               </span>
               <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{sub.key}</span>
-              <Link to={issueHref(workspaceSlug, sub.key)} title={sub.title} className="min-w-0 flex-1 truncate hover:underline">
+              <Link to={issuePath(workspaceSlug, sub.key)} title={sub.title} className="min-w-0 flex-1 truncate hover:underline">
                 {sub.title}
               </Link>
             </li>
@@ -122,6 +117,22 @@ function Refusal({ id, message }: { id: string; message: string | undefined }) {
 
 const inputClass = "link-input";
 
+/** The field for another issue's key (WEB-12), marked invalid and described by `errorId` when refused. */
+function IssueKeyInput({ name, defaultValue, errorId }: { name: "parent" | "target"; defaultValue: string; errorId: string | undefined }) {
+  return (
+    <input
+      name={name}
+      required
+      defaultValue={defaultValue}
+      placeholder="WEB-12"
+      autoComplete="off"
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={errorId}
+      className={inputClass}
+    />
+  );
+}
+
 /** "Parent": the parent as a value; its menu sets one by key, or removes it. */
 export function ParentProperty({
   issueId,
@@ -157,16 +168,7 @@ export function ParentProperty({
             <fetcher.Form method="post" onSubmit={close} className="flex items-end gap-2">
               <label className="link-label flex-1">
                 Parent issue
-                <input
-                  name="parent"
-                  required
-                  defaultValue={typed ?? parent?.key ?? ""}
-                  placeholder="WEB-12"
-                  autoComplete="off"
-                  aria-invalid={message ? true : undefined}
-                  aria-describedby={message ? errorId : undefined}
-                  className={inputClass}
-                />
+                <IssueKeyInput name="parent" defaultValue={typed ?? parent?.key ?? ""} errorId={message ? errorId : undefined} />
               </label>
               <button type="submit" name="intent" value="set-parent" className={primaryButtonClass}>
                 {pending ? "Saving…" : "Set parent"}
@@ -216,7 +218,7 @@ export function RelationsProperty({
             return (
               <li key={relation.id}>
                 <span className="muted shrink-0 text-[13px]">{relationLabels[relation.view]}</span>
-                <Link to={issueHref(workspaceSlug, relation.issue.key)} title={relation.issue.title} className="relation-link">
+                <Link to={issuePath(workspaceSlug, relation.issue.key)} title={relation.issue.title} className="relation-link">
                   <StatusIcon status={relation.issue.status} />
                   <span className="font-mono text-xs">{relation.issue.key}</span>
                 </Link>
@@ -259,16 +261,7 @@ export function RelationsProperty({
               </label>
               <label className="link-label">
                 Issue
-                <input
-                  name="target"
-                  required
-                  defaultValue={typed?.target ?? ""}
-                  placeholder="WEB-12"
-                  autoComplete="off"
-                  aria-invalid={message ? true : undefined}
-                  aria-describedby={message ? errorId : undefined}
-                  className={inputClass}
-                />
+                <IssueKeyInput name="target" defaultValue={typed?.target ?? ""} errorId={message ? errorId : undefined} />
               </label>
               <button type="submit" name="intent" value="add-relation" className={primaryButtonClass}>
                 Add relation
