@@ -20,6 +20,8 @@ export default [
     index("routes/w/$workspace/index.tsx"),
     route("inbox", "routes/w/$workspace/inbox.tsx"),
     route("search", "routes/w/$workspace/search.tsx"),
+    route("attachments", "routes/w/$workspace/attachments/index.ts"),
+    route("attachments/:id/:filename", "routes/w/$workspace/attachments/$id.$filename.ts"),
     route("projects/new", "routes/w/$workspace/projects/new.tsx"),
     route("p/:key", "routes/w/$workspace/p/$key/layout.tsx", [
       index("routes/w/$workspace/p/$key/index.tsx"),

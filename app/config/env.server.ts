@@ -25,6 +25,15 @@ export type Config = {
   webhooks: WebhookConfig;
   /** Requests each API token may make a minute (API_RATE_LIMIT). */
   apiRatePerMinute: number;
+  attachments: AttachmentLimits;
+};
+
+/** docs/product.md, Limits: how large uploaded files may be. */
+export type AttachmentLimits = {
+  /** Each file (ATTACHMENT_MAX_BYTES). */
+  maxBytes: number;
+  /** All of a workspace's files together (ATTACHMENT_WORKSPACE_MAX_BYTES). */
+  workspaceMaxBytes: number;
 };
 
 export type WebhookConfig = {
@@ -119,6 +128,25 @@ function parseApiRateLimit(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 600;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) invalid("API_RATE_LIMIT", "a whole number of requests a minute from 1 to 1000000", raw);
   return Number(raw);
+}
+
+const mebibyte = 1024 * 1024;
+
+/**
+ * A number of bytes from `min` up to `max`. Files are kept in the database (decision record 024):
+ * 100 MiB a file stays well under SQLite's and PostgreSQL's 1 GB a value.
+ */
+function parseBytes(variable: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) invalid(variable, `a whole number of bytes from 1 to ${max}`, raw);
+  return Number(raw);
+}
+
+function parseAttachmentLimits(env: NodeJS.ProcessEnv): AttachmentLimits {
+  return {
+    maxBytes: parseBytes("ATTACHMENT_MAX_BYTES", env.ATTACHMENT_MAX_BYTES, 10 * mebibyte, 100 * mebibyte),
+    workspaceMaxBytes: parseBytes("ATTACHMENT_WORKSPACE_MAX_BYTES", env.ATTACHMENT_WORKSPACE_MAX_BYTES, 1024 * mebibyte, Number.MAX_SAFE_INTEGER),
+  };
 }
 
 function parseHost(raw: string | undefined): string {
@@ -236,5 +264,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
     },
     apiRatePerMinute: parseApiRateLimit(env.API_RATE_LIMIT),
+    attachments: parseAttachmentLimits(env),
   };
 }

@@ -7,6 +7,7 @@ export function columnTypes(dialect: Dialect) {
   return {
     timestamp: postgres ? "timestamptz" : "text",
     date: postgres ? "date" : "text",
+    bytes: postgres ? "bytea" : "blob",
     /** Adds an auto-numbered integer primary key named `id`. */
     withId<T extends string>(table: CreateTableBuilder<T, never>) {
       return table.addColumn("id", "integer", (col: ColumnDefinitionBuilder) =>

@@ -30,6 +30,30 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   issue_relations: IssueRelationsTable;
   saved_views: SavedViewsTable;
+  attachments: AttachmentsTable;
+}
+
+/**
+ * A file uploaded to an issue or with a comment (migrations/0022, app/attachments/, decision record
+ * 024), its bytes kept in the row. `issue_id` is null while it waits for the form it was dropped
+ * into (with JavaScript) to be sent; unclaimed, it is deleted after a day.
+ */
+export interface AttachmentsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  issue_id: number | null;
+  comment_id: number | null;
+  uploader_id: number | null;
+  /** As uploaded, made safe to show and to send in a header (app/attachments/file-names.ts). */
+  filename: string;
+  /** What Cairn found the bytes to be, never the name's or the browser's claim. */
+  content_type: string;
+  size: number;
+  /** Of an image shown inline, so that the page keeps its place while it loads. */
+  width: number | null;
+  height: number | null;
+  created_at: string;
+  content: Buffer;
 }
 
 /** A project's list saved under a name (migrations/0021, app/views/): for its owner, or shared with the workspace. */
@@ -373,6 +397,8 @@ export const activityKinds = [
   "parent", "sub_issue", "relation",
   // Another issue's description or comment mentions this one; `to_value` is that issue's key (WEB-7).
   "referenced",
+  // A file attached to the issue (`to_value`: its name) or removed from it (`from_value`).
+  "attachment",
 ] as const;
 export type ActivityKind = (typeof activityKinds)[number];
 

@@ -5,7 +5,8 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import type { Config } from "~/config/env.server";
+import { formatBytes, maxFilesPerRequest } from "~/attachments/attachments";
+import type { AttachmentLimits, Config } from "~/config/env.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import type { ApiErrorBody, ApiErrorCode } from "~/api/api-errors.server";
 import { isApiPath } from "~/api/api-paths";
@@ -38,8 +39,14 @@ export type HostOptions = {
   assets: { vite: ViteDevServer } | { clientDir: string };
 };
 
-/** docs/product.md, Limits: no request body over 1 MiB. */
+/** docs/product.md, Limits: no request body over 1 MiB, but for forms that carry files. */
 const maxBodyBytes = 1024 * 1024;
+
+/**
+ * The forms that carry files (`multipart/form-data`): a new issue, an issue (attach, comment) and
+ * the upload of a file dropped into a text box — each as a page's URL or, with JavaScript, its `.data`.
+ */
+const uploadPath = /^\/w\/[^/]+\/(?:attachments|p\/[^/]+\/issues\/(?:new|\d+))(?:\.data)?$/;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
 /** The Express application: logging, security headers, malformed requests, liveness, assets, then React Router. */
@@ -86,7 +93,7 @@ export function createHostApp(options: HostOptions): express.Express {
   else serveBuiltAssets(app, assets.clientDir);
   app.use(compressResponses);
 
-  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies, refuseCrossSiteMutations, serverTiming, retryAfterWhenUnavailable);
+  app.use(refuseWhileStarting(lifecycle), refuseLargeBodies(config.attachments), refuseCrossSiteMutations, serverTiming, retryAfterWhenUnavailable);
   app.use(
     createRequestHandler({
       build: options.build,
@@ -129,22 +136,29 @@ const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
 };
 
 /**
- * docs/product.md, Limits: a request body is at most 1 MiB. A body must say its length (browsers always do), so
- * that it is refused before it is read; a streamed one without a length gets 411.
+ * docs/product.md, Limits: a request body is at most 1 MiB; one that carries files to where files go,
+ * at most 10 of them at ATTACHMENT_MAX_BYTES each (each file's own size is the route's to refuse,
+ * with the rest of its form kept). A body must say its length (browsers always do), so that it is
+ * refused before it is read; a streamed one without a length gets 411.
  */
-const refuseLargeBodies: RequestHandler = (req, res, next) => {
-  const length = req.headers["content-length"];
-  if (length === undefined && req.headers["transfer-encoding"]) {
+function refuseLargeBodies(limits: AttachmentLimits): RequestHandler {
+  const maxUploadBytes = maxFilesPerRequest * limits.maxBytes + maxBodyBytes;
+  const uploadLimit = `Files may be at most ${formatBytes(limits.maxBytes)} each, ${maxFilesPerRequest} at a time.`;
+  return (req, res, next) => {
+    const length = req.headers["content-length"];
+    if (length === undefined && req.headers["transfer-encoding"]) {
+      closeAfterRefusingBody(req, res);
+      if (isApiPath(req.path)) apiRefusal(res, 411, "validation", "Send the request with a Content-Length of at most 1 MiB.");
+      else res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+      return;
+    }
+    const upload = req.method === "POST" && uploadPath.test(req.path) && req.is("multipart/form-data") === "multipart/form-data";
+    if (Number(length ?? 0) <= (upload ? maxUploadBytes : maxBodyBytes)) return next();
     closeAfterRefusingBody(req, res);
-    if (isApiPath(req.path)) apiRefusal(res, 411, "validation", "Send the request with a Content-Length of at most 1 MiB.");
-    else res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
-    return;
-  }
-  if (Number(length ?? 0) <= maxBodyBytes) return next();
-  closeAfterRefusingBody(req, res);
-  if (isApiPath(req.path)) apiRefusal(res, 413, "payload_too_large", "That is too large. Requests may be at most 1 MiB.");
-  else res.status(413).type("html").send(plainPage("Too large", "That is too large. Requests may be at most 1 MiB."));
-};
+    if (isApiPath(req.path)) apiRefusal(res, 413, "payload_too_large", "That is too large. Requests may be at most 1 MiB.");
+    else res.status(413).type("html").send(plainPage("Too large", upload ? `That is too large. ${uploadLimit}` : "That is too large. Requests may be at most 1 MiB."));
+  };
+}
 
 /** A refusal made here, before React Router, to an API request: JSON like the API's own (app/api/api-errors.server.ts). */
 function apiRefusal(res: Response, status: number, code: ApiErrorCode, message: string) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { commentBodyField } from "~/comments/comments.server";
+import { uploadedFilesField } from "~/attachments/attachments.server";
+import { commentBodyField, optionalCommentBodyField } from "~/comments/comments.server";
 import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
 import { keepAssignee } from "./bulk-choice";
@@ -65,8 +66,9 @@ export const newIssueSchema = z.object({
   assigneeId: assigneeField.default(""),
   labelIds: labelIdsField.default([]),
   dueDate: dueDateField.default(""),
+  file: uploadedFilesField,
 });
-export type NewIssueForm = z.input<typeof newIssueSchema>;
+export type NewIssueForm = Omit<z.input<typeof newIssueSchema>, "file">;
 
 const versionField = positiveIntegerField("Reload the issue and try again.");
 
@@ -96,7 +98,10 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("status"), version: versionField, status: statusField }),
   z.object({ intent: z.literal("preview"), ...typedText }),
   z.object({ intent: z.literal("write"), ...typedText }),
-  z.object({ intent: z.literal("comment"), body: commentBodyField }),
+  /** A comment may be only files (JavaScript off: the files are chosen, not written about). */
+  z
+    .object({ intent: z.literal("comment"), body: optionalCommentBodyField.default(""), file: uploadedFilesField })
+    .refine((comment) => comment.body !== "" || comment.file.length > 0, { path: ["body"], message: "Write a comment." }),
   z.object({ intent: z.literal("edit-comment"), commentId: idField, body: commentBodyField }),
   z.object({ intent: z.literal("delete-comment"), commentId: idField }),
   z.object({ intent: z.literal("watch") }),
@@ -109,6 +114,8 @@ export const issueActionSchema = z.discriminatedUnion("intent", [
     target: issueKeyField.min(1, "Enter an issue key like WEB-12."),
   }),
   z.object({ intent: z.literal("remove-relation"), relationId: idField }),
+  z.object({ intent: z.literal("attach"), file: uploadedFilesField.pipe(z.array(z.instanceof(File)).min(1, "Choose files to attach.")) }),
+  z.object({ intent: z.literal("delete-attachment"), attachmentId: idField }),
 ]);
 export type EditIssueForm = Omit<NewIssueForm, "labelIds"> & { labelIds?: string[]; version: string; intent: string };
 

@@ -34,7 +34,13 @@ export type IssueEvent =
   /** On a parent: a sub-issue came or went. */
   | { type: "issue.sub_issue_added" | "issue.sub_issue_removed"; subIssue: IssueLinkRef }
   /** On each of a relation's two issues, as that issue sees it ("blocked by" on one, "blocks" on the other). */
-  | { type: "issue.relation_added" | "issue.relation_removed"; relationId: number; relation: RelationView; issue: IssueLinkRef };
+  | { type: "issue.relation_added" | "issue.relation_removed"; relationId: number; relation: RelationView; issue: IssueLinkRef }
+  /** Files attached to the issue itself (not with a comment, which shows its own), or one removed. */
+  | { type: "issue.attachments_added"; attachments: AttachmentRef[] }
+  | { type: "issue.attachment_removed"; attachment: AttachmentRef };
+
+/** An attached file as events name it. */
+export type AttachmentRef = { id: number; filename: string };
 
 /** Where and when an event happened, and who did it. */
 export type EventScope = {
@@ -82,6 +88,10 @@ function activityOf(event: IssueEvent) {
       return [row("relation", { to_value: relationValue(event.relation, event.issue.key) })];
     case "issue.relation_removed":
       return [row("relation", { from_value: relationValue(event.relation, event.issue.key) })];
+    case "issue.attachments_added":
+      return event.attachments.map((attachment) => row("attachment", { to_value: attachment.filename }));
+    case "issue.attachment_removed":
+      return [row("attachment", { from_value: event.attachment.filename })];
     case "issue.updated": {
       const rows: Row[] = [];
       const { changes } = event;

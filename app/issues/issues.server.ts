@@ -1,4 +1,5 @@
 import { sql, type Transaction } from "kysely";
+import type { AttachmentSummary } from "~/attachments/attachments.server";
 import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
@@ -344,8 +345,8 @@ export type IssueDetail = NonNullable<Awaited<ReturnType<typeof findIssue>>>;
 export const parseIssueNumber = (raw: string | undefined): number | null => parsePositiveInteger(raw);
 
 type DetailRow = {
-  /** The issue, a label, a comment, an activity, the viewer's watch, their unread notification; its parent, a sub-issue, a relation. */
-  k: "i" | "l" | "c" | "a" | "w" | "n" | "p" | "s" | "r";
+  /** The issue, a label, a comment, an activity, the viewer's watch, their unread notification, an attachment; its parent, a sub-issue, a relation. */
+  k: "i" | "l" | "c" | "a" | "w" | "n" | "f" | "p" | "s" | "r";
   id: number;
   n1: number | null;
   n2: number | null;
@@ -405,6 +406,10 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
     select 'n', n.id, ${int}, ${int}, ${int}, ${int}, ${int}, ${text}, ${text}, ${text}, ${text}, ${text}, ${text}, n.updated_at, ${time}, ${time}
       from notifications n
       where n.issue_id = ${issueId} and n.user_id = ${viewerId} and n.read_at is null
+    union all
+    select 'f', f.id, f.uploader_id, f.size, f.width, f.height, f.comment_id, f.filename, f.content_type, u.name, ${text}, ${text}, ${text}, f.created_at, ${time}, ${time}
+      from attachments f left join users u on u.id = f.uploader_id
+      where f.issue_id = ${issueId}
     ${linkBranches(issueId)}
     order by k, s1, id`.execute(db);
   const row = rows.find((r) => r.k === "i");
@@ -438,5 +443,9 @@ export async function findIssueDetail(db: Database, projectId: number, number: n
       entries.push({ type: "activity", id: r.id, at: r.t1!, actorId: r.n1, actorName: r.s1, kind: r.s2!, from: (assignee && r.s5) || r.s3, to: (assignee && r.s6) || r.s4 });
     }
   }
-  return { issue, timeline: inTimelineOrder(entries), links: linksOf(rows), watching: rows.some((r) => r.k === "w"), unread: rows.some((r) => r.k === "n") };
+  const attachments: AttachmentSummary[] = rows
+    .filter((r) => r.k === "f")
+    .map((r) => ({ id: r.id, filename: r.s1!, contentType: r.s2!, size: r.n2!, width: r.n3, height: r.n4, commentId: r.n5, uploaderId: r.n1, uploaderName: r.s3, createdAt: r.t1! }))
+    .sort((a, b) => a.id - b.id);
+  return { issue, timeline: inTimelineOrder(entries), links: linksOf(rows), attachments, watching: rows.some((r) => r.k === "w"), unread: rows.some((r) => r.k === "n") };
 }

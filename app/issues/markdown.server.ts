@@ -1,4 +1,5 @@
 import MarkdownIt from "markdown-it";
+import { attachmentIdOf } from "~/attachments/attachments";
 import { mentionPattern } from "./mentions";
 import { issuePath, issueReferencePattern, referenceOf } from "./references";
 
@@ -49,14 +50,27 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-// An image becomes a link to it: an <img> would make every reader's browser call the image's host.
-md.renderer.rules.image = (tokens, idx, options, env, self) => {
+/**
+ * An image of this workspace's attachments shows inline, at its size (so the page keeps its place
+ * as it loads), and opens whole on a click. Any other image becomes a link to it: an <img> would make
+ * every reader's browser call the image's host.
+ */
+md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
+  const env = (renderEnv ?? {}) as RenderEnv;
   const token = tokens[idx]!;
   const src = String(token.attrGet("src") ?? "");
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
   const text = md.utils.escapeHtml(alt || src);
   if (!src) return text;
   const title = token.attrGet("title");
+  const id = env.workspaceSlug ? attachmentIdOf(src, env.workspaceSlug) : undefined;
+  const image = id === undefined ? undefined : env.attachments?.get(id);
+  if (image) {
+    const attrs: [string, string][] = [["src", src], ["alt", alt], ["loading", "lazy"], ["decoding", "async"]];
+    if (image.width && image.height) attrs.push(["width", String(image.width)], ["height", String(image.height)]);
+    if (title) attrs.push(["title", String(title)]);
+    return `<a${self.renderAttrs({ attrs: [["href", src], ["class", "attachment-image"]] })}><img${self.renderAttrs({ attrs })}></a>`;
+  }
   const attrs: [string, string][] = [["href", src], ["rel", linkRel]];
   if (title) attrs.push(["title", String(title)]);
   return `<a${self.renderAttrs({ attrs })}>${text}</a>`;
@@ -103,6 +117,8 @@ export type MarkdownOptions = {
   /** Its members by handle: only a mention of one of them links, to `mentionHref` of them. */
   people?: ReadonlyMap<string, { id: number; name: string }>;
   mentionHref?: (person: { id: number; name: string }) => string;
+  /** Its attachments that are images shown inline, by id: only these show as images. */
+  attachments?: ReadonlyMap<number, { width: number | null; height: number | null }>;
 };
 
 /** What the rules find in markdown-it's `env`: the options of renderMarkdown. */

@@ -77,7 +77,7 @@ export const groupWindowMs = 5 * 60_000;
 const standalone = new Set(["created", "comment_deleted", "referenced"]);
 
 /** Changes of links: each one is said, none stands for an earlier one of its kind (two sub-issues added are two). */
-const eachSaid = new Set(["parent", "sub_issue", "relation"]);
+const eachSaid = new Set(["parent", "sub_issue", "relation", "attachment"]);
 
 function joins(group: ChangeGroup, change: Change): boolean {
   return (
@@ -141,6 +141,8 @@ function clauseOf({ kind, from, to }: Change): Clause {
       return from ? { verb: "changed", rest: `parent from ${from} to ${to}` } : { verb: "set", rest: `parent ${to}` };
     case "sub_issue":
       return to ? { verb: "added", rest: `sub-issue ${to}` } : { verb: "removed", rest: `sub-issue ${from}` };
+    case "attachment":
+      return to ? { verb: "attached", rest: to } : { verb: "removed", rest: `the attachment ${from}` };
     case "relation": {
       const added = to ? parseRelationValue(to) : undefined;
       if (added) return { verb: "marked it", rest: `as ${relationPhrase(added.view, added.key)}` };

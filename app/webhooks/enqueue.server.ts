@@ -9,7 +9,7 @@ import { subscribes } from "./webhooks.server";
 
 /**
  * The webhook type of each issue event; a reorder (a card moved within its column) is not sent.
- * Parents and relations are changes of the issue: `issue.updated` (decision record 021).
+ * Parents, relations and attachments are changes of the issue: `issue.updated` (decision records 021, 024).
  */
 export function webhookTypeOf(type: IssueEvent["type"]): WebhookEventType | undefined {
   switch (type) {
@@ -25,6 +25,8 @@ export function webhookTypeOf(type: IssueEvent["type"]): WebhookEventType | unde
     case "issue.sub_issue_removed":
     case "issue.relation_added":
     case "issue.relation_removed":
+    case "issue.attachments_added":
+    case "issue.attachment_removed":
       return "issue.updated";
     default:
       return undefined;
@@ -54,7 +56,7 @@ async function describeChanges(trx: Transaction<DB>, event: Extract<IssueEvent, 
   return described;
 }
 
-/** A parent or relation change as `changes`: the other issue by key. */
+/** A parent, relation or attachment change as `changes`: the other issue by key, a file by id and name. */
 function linkChanges(event: IssueEvent): Record<string, unknown> | undefined {
   switch (event.type) {
     case "issue.parent_changed":
@@ -67,6 +69,10 @@ function linkChanges(event: IssueEvent): Record<string, unknown> | undefined {
       return { relations: { added: [{ type: event.relation, issue: event.issue.key }], removed: [] } };
     case "issue.relation_removed":
       return { relations: { added: [], removed: [{ type: event.relation, issue: event.issue.key }] } };
+    case "issue.attachments_added":
+      return { attachments: { added: event.attachments, removed: [] } };
+    case "issue.attachment_removed":
+      return { attachments: { added: [], removed: [event.attachment] } };
     default:
       return undefined;
   }

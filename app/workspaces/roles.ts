@@ -10,6 +10,7 @@ const minimumRole = {
   "issues:write": "member",
   "views:share": "member",
   "comments:delete-any": "admin",
+  "attachments:delete-any": "admin",
   "projects:manage": "admin",
   "labels:manage": "admin",
   "members:manage": "admin",

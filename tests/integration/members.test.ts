@@ -29,6 +29,7 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
     "issues:write": ["member", "admin", "owner"],
     "views:share": ["member", "admin", "owner"],
     "comments:delete-any": ["admin", "owner"],
+    "attachments:delete-any": ["admin", "owner"],
     "projects:manage": ["admin", "owner"],
     "labels:manage": ["admin", "owner"],
     "members:manage": ["admin", "owner"],

@@ -2,7 +2,9 @@ import { getFormProps } from "@conform-to/react";
 import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
-import { requireProject } from "~/auth/authorization.server";
+import { attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages } from "~/attachments/attachments.server";
+import { admitToProject, admitToWorkspace, requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
 import { Avatar } from "~/components/avatar";
@@ -35,8 +37,9 @@ import { listMembers } from "~/workspaces/members.server";
 import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/$number";
 
-async function loadIssue(args: Route.ActionArgs, permission: "workspace:read" | "issues:write") {
-  const access = await requireProject(args, permission);
+/** The issue of an action, for anyone who may see it: what they may do with it depends on the form. */
+async function loadIssue(args: Route.ActionArgs) {
+  const access = await requireProject(args, "workspace:read");
   const number = parseIssueNumber(args.params.number);
   const issue = number ? await findIssue(args.context.get(appContext).db, access.project.id, number) : undefined;
   if (!issue)
@@ -48,16 +51,32 @@ async function loadIssue(args: Route.ActionArgs, permission: "workspace:read" | 
 
 /**
  * How this workspace's Markdown links `WEB-42` (to the issue, when this workspace has it: one query
- * for all of the texts' references, none when they have none) and `@ada` (to the issues assigned to
- * Ada in this project, when she is a member).
+ * for all of the texts' references, none when they have none), `@ada` (to the issues assigned to
+ * Ada in this project, when she is a member), and which images show inline: this workspace's
+ * attachments — the issue's own are known, another's is looked up (one query, when there is one).
  */
-async function markdownOptions(db: Database, workspace: { id: number; slug: string }, projectKey: string, members: { userId: number; name: string; handle: string }[], texts: string[]) {
+async function markdownOptions(
+  db: Database,
+  workspace: { id: number; slug: string },
+  projectKey: string,
+  members: { userId: number; name: string; handle: string }[],
+  texts: string[],
+  known: readonly AttachmentSummary[] = [],
+) {
   const references = new Map(texts.flatMap(referencedIssues).map((reference) => [reference.key, reference]));
+  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, { width: file.width, height: file.height }]));
+  const knownIds = new Set(known.map((file) => file.id));
+  const elsewhere = [...new Set(texts.flatMap((text) => attachmentIdsIn(text, workspace.slug)))].filter((id) => !knownIds.has(id));
+  const [issues, otherImages] = await Promise.all([
+    findReferencedIssues(db, workspace.id, [...references.values()].slice(0, referenceLimit)),
+    findInlineImages(db, workspace.id, elsewhere),
+  ]);
   return {
     workspaceSlug: workspace.slug,
-    issues: await findReferencedIssues(db, workspace.id, [...references.values()].slice(0, referenceLimit)),
+    issues,
     people: new Map(members.map((m) => [m.handle, { id: m.userId, name: m.name }])),
     mentionHref: (person: { id: number }) => `/w/${encodeURIComponent(workspace.slug)}/p/${projectKey}/issues?assignee=${person.id}`,
+    attachments: new Map([...images, ...otherImages]),
   } satisfies MarkdownOptions;
 }
 
@@ -77,6 +96,23 @@ export type CommentItem = {
   body?: string;
   edited: boolean;
   deleted: boolean;
+  /** Files sent with it that its text does not show (chosen in the form rather than dropped into the text). */
+  files?: AttachmentItem[];
+};
+
+/** A file of the issue as its Attachments list shows it. */
+export type AttachmentItem = {
+  id: number;
+  filename: string;
+  url: string;
+  size: number;
+  /** An image shown inline (a thumbnail here). */
+  image: boolean;
+  width: number | null;
+  height: number | null;
+  uploaderName: string | null;
+  createdAt: string;
+  deletable: boolean;
 };
 
 /**
@@ -86,7 +122,7 @@ export type CommentItem = {
  */
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args, "workspace:read");
-  const { db } = args.context.get(appContext);
+  const { db, config } = args.context.get(appContext);
   const number = parseIssueNumber(args.params.number);
   const [found, members, labels] = await Promise.all([
     number ? findIssueDetail(db, project.id, number, user.id) : undefined,
@@ -94,12 +130,27 @@ export async function loader(args: Route.LoaderArgs) {
     listLabels(db, workspace.id),
   ]);
   if (!found) throw data(`Issue ${project.key}-${args.params.number} not found.`, { status: 404 });
-  const { issue, timeline, links, watching, unread } = found;
+  const { issue, timeline, links, attachments, watching, unread } = found;
   // Opening the issue reads its notification.
   if (unread) await markIssueRead(db, { userId: user.id, issueId: issue.id, now: new Date() });
   const texts = [issue.description, ...timeline.flatMap((entry) => (entry.type === "comment" && !entry.deleted ? [entry.body] : []))];
-  const markdown = await markdownOptions(db, workspace, project.key, members, texts);
+  const markdown = await markdownOptions(db, workspace, project.key, members, texts, attachments);
   const writable = can(workspace.role, "issues:write") && !project.archived_at;
+  const canDeleteAnyFile = can(workspace.role, "attachments:delete-any");
+  const files = attachments.map(
+    (file): AttachmentItem => ({
+      id: file.id,
+      filename: file.filename,
+      url: attachmentPath(workspace.slug, file.id, file.filename),
+      size: file.size,
+      image: inlineImageTypes.has(file.contentType),
+      width: file.width,
+      height: file.height,
+      uploaderName: file.uploaderName,
+      createdAt: file.createdAt,
+      deletable: writable && (file.uploaderId === user.id || canDeleteAnyFile),
+    }),
+  );
   const labelNames = new Map(labels.map((label) => [label.id, label.name]));
   const named = timeline.map((entry) => (entry.type === "activity" ? namedChange(entry, labelNames) : entry));
   const items = groupTimeline(named).map((item): ActivityItem | CommentItem => {
@@ -118,9 +169,12 @@ export async function loader(args: Route.LoaderArgs) {
       };
     }
     const { body, ...comment } = item;
+    const shown = new Set(attachmentIdsIn(body, workspace.slug));
+    const sent = comment.deleted ? [] : files.filter((file) => attachments.find((a) => a.id === file.id)!.commentId === comment.id && !shown.has(file.id));
     return {
       ...comment,
       html: comment.deleted ? "" : renderMarkdown(body, markdown),
+      ...(sent.length ? { files: sent } : {}),
       ...(writable && comment.authorId === user.id && !comment.deleted ? { body } : {}),
     };
   });
@@ -143,6 +197,8 @@ export async function loader(args: Route.LoaderArgs) {
     },
     key: issueKey(project.key, issue.number),
     links,
+    attachments: files,
+    attachmentMaxBytes: config.attachments.maxBytes,
     timeline: items,
     members: writable ? members.filter((m) => m.role !== "viewer").map((m) => ({ id: m.userId, name: m.name })) : [],
     labels: writable ? labels.map(({ id, name, color }) => ({ id, name, color })) : [],
@@ -159,14 +215,20 @@ export async function loader(args: Route.LoaderArgs) {
 const transientParams = ["edit", "confirm"];
 
 export async function action(args: Route.ActionArgs) {
-  const { db, config } = args.context.get(appContext);
+  const services = args.context.get(appContext);
+  const { db, config } = services;
   const { mail } = config;
+  // Who may see the issue is known before its form is read: a form with files is large.
+  const { user, workspace, project, issue } = await loadIssue(args);
   const submission = await parseForm(args.request, issueActionSchema, {
     keepEmptyValues: true,
   });
   // Watching is for anyone who can see the issue (viewers, archived projects); the rest is writing.
   const watchIntent = submission.status === "success" && (submission.value.intent === "watch" || submission.value.intent === "unwatch");
-  const { user, workspace, project, issue } = await loadIssue(args, watchIntent ? "workspace:read" : "issues:write");
+  if (!watchIntent) {
+    admitToWorkspace(workspace, "issues:write");
+    admitToProject(project, project.key, "issues:write");
+  }
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const form = submission.value;
   const now = new Date();
@@ -174,6 +236,8 @@ export async function action(args: Route.ActionArgs) {
   const params = new URLSearchParams(args.url.search);
   for (const name of transientParams) params.delete(name);
   const back = redirect(`${args.url.pathname}${params.size ? `?${params}` : ""}`);
+  const claim = (text: string, commentId?: number) =>
+    claimAttachments(db, { project, issueId: issue.id, commentId, uploaderId: user.id, ids: attachmentIdsIn(text, workspace.slug), now, mail });
 
   if (form.intent === "watch" || form.intent === "unwatch") {
     const watch = { project, issueId: issue.id, userId: user.id, now };
@@ -199,6 +263,31 @@ export async function action(args: Route.ActionArgs) {
     // A key nobody here can see is 404 at its field, as one that names no issue: nothing is revealed.
     if ("field" in linked) return data(submission.reply({ fieldErrors: { [linked.field]: [linked.message] } }), { status: linked.status });
     if (!linked.ok) throw data(linked.message, { status: linked.status });
+    return back;
+  }
+  if (form.intent === "attach") {
+    const attached = await attachFiles(services, { project, issueId: issue.id, uploaderId: user.id, files: form.file, limits: config.attachments, now, mail });
+    if (!attached.ok && attached.status === 404) throw data(attached.message, { status: 404 });
+    if (!attached.ok) return data(submission.reply({ fieldErrors: { file: [attached.message] } }), { status: attached.status });
+    return back;
+  }
+  if (form.intent === "delete-attachment") {
+    const canDeleteAny = can(workspace.role, "attachments:delete-any");
+    const removed = await deleteAttachment(db, { project, issueId: issue.id, attachmentId: form.attachmentId, actorId: user.id, canDeleteAny, now, mail });
+    if (!removed.ok) throw data(removed.message, { status: removed.status });
+    return back;
+  }
+  if (form.intent === "comment") {
+    // The files are looked at before the comment is written: a refusal loses nothing.
+    const refused = await checkUploads(db, workspace.id, form.file, config.attachments);
+    if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
+    const added = await addComment(db, { project, issueId: issue.id, authorId: user.id, body: form.body, now, mail });
+    if (!added.ok) throw data(added.message, { status: added.status });
+    if (form.file.length) {
+      const attached = await attachFiles(services, { project, issueId: issue.id, commentId: added.commentId, uploaderId: user.id, files: form.file, limits: config.attachments, now, mail });
+      if (!attached.ok) throw data(attached.message, { status: attached.status });
+    }
+    await claim(form.body, added.commentId);
     return back;
   }
   if (form.intent === "update" || form.intent === "status") {
@@ -229,19 +318,11 @@ export async function action(args: Route.ActionArgs) {
       });
     if ("field" in saved) return data(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
     if (!saved.ok) throw data(saved.message, { status: saved.status });
+    if (form.intent === "update" && form.description !== undefined) await claim(form.description);
     return back;
   }
   const changed =
-    form.intent === "comment"
-      ? await addComment(db, {
-          project,
-          issueId: issue.id,
-          authorId: user.id,
-          body: form.body,
-          now,
-          mail,
-        })
-      : form.intent === "edit-comment"
+    form.intent === "edit-comment"
       ? await editComment(db, {
           project,
           issueId: issue.id,
@@ -260,6 +341,7 @@ export async function action(args: Route.ActionArgs) {
           now,
         });
   if (!changed.ok) throw data(changed.message, { status: changed.status });
+  if (form.intent === "edit-comment") await claim(form.body, form.commentId);
   return back;
 }
 

@@ -1,0 +1,56 @@
+/**
+ * What the pages and the server share about attachments: their addresses, the Markdown that shows
+ * them, which of them a text refers to, and how their sizes read.
+ */
+
+/** The images a page may show inline; every other type (SVG and HTML too) only downloads. */
+export const inlineImageTypes: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** How many files one form may carry (docs/product.md, Limits). */
+export const maxFilesPerRequest = 10;
+
+/** Where an attachment is served: `/w/:workspace/attachments/:id/:filename`. */
+export function attachmentPath(workspaceSlug: string, id: number, filename: string): string {
+  return `/w/${encodeURIComponent(workspaceSlug)}/attachments/${id}/${encodeURIComponent(filename)}`;
+}
+
+/** The Markdown that shows an attachment where it is written: an image inline, any other file as a link. */
+export function attachmentMarkdown(attachment: { url: string; filename: string; image: boolean }): string {
+  // Brackets and backslashes in a name would end or escape the link's text.
+  const text = attachment.filename.replace(/[[\]\\]/g, (c) => `\\${c}`);
+  return `${attachment.image ? "!" : ""}[${text}](${attachment.url})`;
+}
+
+/** The ids of this workspace's attachments a text links to, in the order they first appear. */
+export function attachmentIdsIn(text: string, workspaceSlug: string): number[] {
+  const prefix = `/w/${encodeURIComponent(workspaceSlug)}/attachments/`;
+  const ids = new Set<number>();
+  for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + prefix.length)) {
+    const id = /^(\d{1,10})\//.exec(text.slice(at + prefix.length, at + prefix.length + 12))?.[1];
+    if (id && Number(id) <= 2_147_483_647) ids.add(Number(id));
+  }
+  return [...ids];
+}
+
+/** The id an image's `src` names when it is one of this workspace's attachments (a path on this site). */
+export function attachmentIdOf(src: string, workspaceSlug: string): number | undefined {
+  const match = /^\/w\/([^/?#]+)\/attachments\/(\d{1,10})\/[^/?#]+$/.exec(src);
+  if (!match || match[1] !== encodeURIComponent(workspaceSlug)) return undefined;
+  const id = Number(match[2]);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
+const units = ["bytes", "KiB", "MiB", "GiB", "TiB"] as const;
+
+/** `912 bytes`, `240 KiB`, `1.5 MiB`: binary units, as the limits are written. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  const rounded = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  return `${rounded} ${units[unit]}`;
+}

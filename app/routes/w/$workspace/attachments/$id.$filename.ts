@@ -1,0 +1,39 @@
+import { create as contentDisposition } from "content-disposition";
+import { data, redirect } from "react-router";
+import { attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { findServedAttachment } from "~/attachments/attachments.server";
+import { currentUserContext } from "~/auth/current-user.server";
+import { appContext } from "~/context/app-context.server";
+import { parsePositiveInteger } from "~/forms/fields.server";
+import { isWorkspaceSlug } from "~/workspaces/workspaces.server";
+import type { Route } from "./+types/$id.$filename";
+
+/**
+ * The bytes of an attachment, to members of its workspace; to anyone else (signed out, another
+ * workspace's member, a wrong id) it does not exist. It is served as the type its bytes were found
+ * to be, never to be sniffed into another, sandboxed should it be opened as a page, and downloaded
+ * unless it is an image a page shows inline. An id never names other bytes: browsers keep it a year.
+ */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const user = context.get(currentUserContext);
+  const id = parsePositiveInteger(params.id);
+  const found =
+    user && id && isWorkspaceSlug(params.workspace) ? await findServedAttachment(context.get(appContext).db, { workspaceSlug: params.workspace, id, userId: user.id }) : undefined;
+  if (!found) throw data("Attachment not found.", { status: 404 });
+  // The same file under another name (a link typed by hand): one address per file, so one cached copy.
+  if (params.filename !== found.filename) throw redirect(attachmentPath(params.workspace, found.id, found.filename), 301);
+  const etag = `"${found.id}"`;
+  const headers = new Headers({
+    "Content-Type": found.content_type,
+    "Content-Disposition": contentDisposition(found.filename, { type: inlineImageTypes.has(found.content_type) ? "inline" : "attachment" }),
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+    "Cache-Control": "private, max-age=31536000, immutable",
+    ETag: etag,
+  });
+  if (request.headers.get("If-None-Match")?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set("Content-Length", String(found.size));
+  return new Response(new Uint8Array(found.content.buffer as ArrayBuffer, found.content.byteOffset, found.content.byteLength), { headers });
+}

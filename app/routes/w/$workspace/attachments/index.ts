@@ -1,0 +1,32 @@
+import { data } from "react-router";
+import { attachmentMarkdown, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { uploadedFilesField, uploadUnclaimed } from "~/attachments/attachments.server";
+import { requireWorkspace } from "~/auth/authorization.server";
+import { appContext } from "~/context/app-context.server";
+import { parseForm } from "~/forms/parse-form.server";
+import { z } from "zod";
+import type { Route } from "./+types/index";
+
+const uploadSchema = z.object({ file: uploadedFilesField.pipe(z.array(z.instanceof(File)).length(1, "Send one file.")) });
+
+/** Only a file dropped or pasted into a text box is posted here; there is nothing to show. */
+export function loader() {
+  throw data("Page not found.", { status: 404 });
+}
+
+/**
+ * A file dropped or pasted into a text box, with JavaScript (app/components/attachment-drop.tsx):
+ * kept at once, for the form it was dropped into (claimAttachments), and answered as JSON with the
+ * Markdown that shows it. Its refusals are JSON too: `{ "error": message }`.
+ */
+export async function action(args: Route.ActionArgs) {
+  const { user, workspace } = await requireWorkspace(args, "issues:write");
+  const services = args.context.get(appContext);
+  const submission = await parseForm(args.request, uploadSchema);
+  if (submission.status !== "success") return Response.json({ error: Object.values(submission.error ?? {}).flat()[0] ?? "Send one file." }, { status: 400 });
+  const uploaded = await uploadUnclaimed(services, { workspaceId: workspace.id, uploaderId: user.id, file: submission.value.file[0]!, limits: services.config.attachments, now: new Date() });
+  if (!uploaded.ok) return Response.json({ error: uploaded.message }, { status: uploaded.status });
+  const { id, filename, contentType, size } = uploaded.attachment;
+  const url = attachmentPath(workspace.slug, id, filename);
+  return Response.json({ id, filename, contentType, size, url, markdown: attachmentMarkdown({ url, filename, image: inlineImageTypes.has(contentType) }) }, { status: 201 });
+}
