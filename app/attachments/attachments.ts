@@ -6,6 +6,22 @@
 /** The images a page may show inline; every other type (SVG and HTML too) only downloads. */
 export const inlineImageTypes: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
+/** A file of an issue as its page shows it (the Attachments list, a comment's files). */
+export type AttachmentItem = {
+  id: number;
+  filename: string;
+  url: string;
+  size: number;
+  /** An image shown inline. */
+  image: boolean;
+  width: number | null;
+  height: number | null;
+  uploaderName: string | null;
+  createdAt: string;
+  /** Whether this reader may delete it: its uploader, or an admin. */
+  deletable: boolean;
+};
+
 /** How many files one form may carry (docs/product.md, Limits). */
 export const maxFilesPerRequest = 10;
 

@@ -4,6 +4,7 @@ import { MentionSuggestions } from "~/components/mention-suggestions";
 import { useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/app-shell";
+import { FileDropZone } from "~/components/attachments";
 import { FormSummary, TextField } from "~/components/forms";
 import type { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -31,8 +32,11 @@ export function IssueEditor({
   cancelHref,
   onCancel,
   mentionable,
+  uploads,
 }: {
   edit: ReturnType<typeof useRecordForm<EditIssueValues>>;
+  /** Where files dropped or pasted into the description go (with JavaScript). */
+  uploads: { uploadUrl: string; maxBytes: number };
   /** Whom `@` offers in the description. */
   mentionable: MentionCandidate[];
   /** The rendered description the page was served with (a preview without JavaScript). */
@@ -92,17 +96,19 @@ export function IssueEditor({
             </button>
           </div>
         </div>
-        <div className="relative">
-          <textarea
-            key={textareaKey}
-            {...textareaProps}
-            ref={textarea}
-            rows={10}
-            hidden={tab === "preview"}
-            className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-          />
-          <MentionSuggestions textarea={textarea} members={mentionable} />
-        </div>
+        <FileDropZone {...uploads}>
+          <div className="relative">
+            <textarea
+              key={textareaKey}
+              {...textareaProps}
+              ref={textarea}
+              rows={10}
+              hidden={tab === "preview"}
+              className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            />
+            <MentionSuggestions textarea={textarea} members={mentionable} />
+          </div>
+        </FileDropZone>
         {tab === "preview" ? (
           <section
             aria-label="Preview"

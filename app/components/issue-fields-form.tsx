@@ -1,4 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
+import { FileDropZone, FileField } from "~/components/attachments";
 import { LabelChip } from "~/components/label-chip";
 import { SelectField, TextAreaField, TextField } from "~/components/forms";
 import { priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
@@ -8,15 +9,18 @@ export type IssueFormOptions = {
   labels: { id: number; name: string; color: string }[];
 };
 
-type Fields = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate" | "labelIds", FieldMetadata<unknown>>;
+type Fields = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate" | "labelIds" | "file", FieldMetadata<unknown>>;
 
 /** The fields of "New issue" (an issue is then changed on its page: the title and description form, the property menus). */
-export function IssueFieldsForm({ fields, options }: { fields: Fields; options: IssueFormOptions }) {
+export function IssueFieldsForm({ fields, options, uploads }: { fields: Fields; options: IssueFormOptions; uploads: { uploadUrl: string; maxBytes: number } }) {
   const chosen = new Set([fields.labelIds.initialValue ?? []].flat().map(String));
   return (
     <>
       <TextField label="Title" meta={fields.title} />
-      <TextAreaField label="Description" meta={fields.description} rows={8} hint="Markdown works here." />
+      <FileDropZone {...uploads}>
+        <TextAreaField label="Description" meta={fields.description} rows={8} hint="Markdown works here." />
+      </FileDropZone>
+      <FileField id={fields.file.id} label="Attach files" maxBytes={uploads.maxBytes} errors={fields.file.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="Status" meta={fields.status} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
         <SelectField label="Priority" meta={fields.priority} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />

@@ -8,13 +8,27 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** An attachment's address (app/routes/w/$workspace/attachments/$id.$filename.ts). */
+const attachmentFilePath = /^\/w\/[^/]+\/attachments\/\d+\/[^/]+$/;
+
+/**
+ * An uploaded file is never a page of Cairn: opened on its own (an HTML file, an SVG), it runs in
+ * a sandbox — no scripts, no forms, an origin of its own — and loads nothing but itself. Helmet's
+ * `nosniff` keeps the browser to the type Cairn found in its bytes.
+ */
+const filePolicy = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";
+
 /**
  * Security headers for every response. Scripts run only with this response's nonce (and what they
  * load, through 'strict-dynamic'); the development server's hot reload also needs websockets and
  * inline styles.
  */
-export function securityHeaders({ development }: { development: boolean }): RequestHandler {
-  return helmet({
+export function securityHeaders({ development }: { development: boolean }): RequestHandler[] {
+  const forFiles: RequestHandler = (req, res, next) => {
+    if (attachmentFilePath.test(req.path)) res.setHeader("Content-Security-Policy", filePolicy);
+    next();
+  };
+  const forPages = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -32,4 +46,5 @@ export function securityHeaders({ development }: { development: boolean }): Requ
     },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  return [forPages, forFiles];
 }

@@ -68,7 +68,7 @@ export const newIssueSchema = z.object({
   dueDate: dueDateField.default(""),
   file: uploadedFilesField,
 });
-export type NewIssueForm = Omit<z.input<typeof newIssueSchema>, "file">;
+export type NewIssueForm = z.input<typeof newIssueSchema>;
 
 const versionField = positiveIntegerField("Reload the issue and try again.");
 

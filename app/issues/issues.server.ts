@@ -78,7 +78,7 @@ const labelSet = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a 
 export async function createIssue(
   db: Database,
   issue: { project: ProjectScope; reporterId: number; fields: IssueFields; parentKey?: string; now: Date; mail?: NotificationMail },
-): Promise<{ number: number } | FieldProblem | LinkProblem> {
+): Promise<{ id: number; number: number } | FieldProblem | LinkProblem> {
   return db.transaction().execute(async (trx) => {
     const problem = await checkReferences(trx, issue.project.workspace_id, issue.fields);
     if (problem) return problem;
@@ -133,7 +133,7 @@ export async function createIssue(
       { type: "issue.created", values: { ...fields, labelIds, number } },
     );
     if (parent) await recordNewSubIssue(trx, { id, number, project: issue.project, version: 1 }, parent, { actorId: issue.reporterId, now: issue.now, mail: issue.mail });
-    return { number };
+    return { id, number };
   });
 }
 

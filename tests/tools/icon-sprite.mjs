@@ -18,8 +18,8 @@ export const glyphsPath = fileURLToPath(new URL("../../app/styles/glyphs.css", i
 /** The lucide icons drawn by `app/components/icons/icon.tsx`, by their lucide names. */
 export const lucideIcons = [
   "archive", "arrow-left", "arrow-up-down", "calendar-days", "check", "chevron-down", "chevron-right",
-  "circle-dot", "circle-plus", "circle-user", "download", "file-text", "gauge", "inbox", "kanban", "link", "list",
-  "list-filter", "list-tree", "log-out", "menu", "message-square-x", "monitor", "octagon-x", "pencil", "plus", "search",
+  "circle-dot", "circle-plus", "circle-user", "download", "file", "file-text", "gauge", "inbox", "kanban", "link", "list",
+  "list-filter", "list-tree", "log-out", "menu", "message-square-x", "monitor", "octagon-x", "paperclip", "pencil", "plus", "search",
   "server", "settings", "shield", "signal-high", "tag", "unplug", "user-round", "x",
 ];
 

@@ -35,6 +35,8 @@ export const CircleDot = icon("circle-dot");
 export const CirclePlus = icon("circle-plus");
 export const CircleUser = icon("circle-user");
 export const Download = icon("download");
+/** lucide's "file" (named so as not to hide the DOM's File). */
+export const FileIcon = icon("file");
 export const FileText = icon("file-text");
 export const Gauge = icon("gauge");
 export const Inbox = icon("inbox");
@@ -48,6 +50,7 @@ export const Menu = icon("menu");
 export const MessageSquareX = icon("message-square-x");
 export const Monitor = icon("monitor");
 export const OctagonX = icon("octagon-x");
+export const Paperclip = icon("paperclip");
 export const Pencil = icon("pencil");
 export const Plus = icon("plus");
 export const Search = icon("search");

@@ -11,8 +11,9 @@ import type { Route } from "./+types/$id.$filename";
 /**
  * The bytes of an attachment, to members of its workspace; to anyone else (signed out, another
  * workspace's member, a wrong id) it does not exist. It is served as the type its bytes were found
- * to be, never to be sniffed into another, sandboxed should it be opened as a page, and downloaded
- * unless it is an image a page shows inline. An id never names other bytes: browsers keep it a year.
+ * to be, and downloaded unless it is an image a page shows inline; the host adds `nosniff` and a
+ * sandboxing CSP (app/host/security-headers.server.ts). An id never names other bytes: browsers
+ * keep it a year.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = context.get(currentUserContext);
@@ -26,8 +27,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const headers = new Headers({
     "Content-Type": found.content_type,
     "Content-Disposition": contentDisposition(found.filename, { type: inlineImageTypes.has(found.content_type) ? "inline" : "attachment" }),
-    "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
     "Cache-Control": "private, max-age=31536000, immutable",
     ETag: etag,
   });

@@ -2,11 +2,12 @@ import { getFormProps } from "@conform-to/react";
 import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
-import { attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
 import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages } from "~/attachments/attachments.server";
 import { admitToProject, admitToWorkspace, requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
+import { AttachmentsSection, CommentFiles, FileDropZone, FileField } from "~/components/attachments";
 import { Avatar } from "~/components/avatar";
 import { ConfirmAction } from "~/components/confirm";
 import { RouteErrorBoundary } from "~/components/error-boundary";
@@ -100,20 +101,6 @@ export type CommentItem = {
   files?: AttachmentItem[];
 };
 
-/** A file of the issue as its Attachments list shows it. */
-export type AttachmentItem = {
-  id: number;
-  filename: string;
-  url: string;
-  size: number;
-  /** An image shown inline (a thumbnail here). */
-  image: boolean;
-  width: number | null;
-  height: number | null;
-  uploaderName: string | null;
-  createdAt: string;
-  deletable: boolean;
-};
 
 /**
  * The issue, its timeline, and the members and labels its menus offer. One query of its own: the
@@ -397,9 +384,11 @@ export default function IssueDetail(props: Route.ComponentProps) {
 }
 
 function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { issue, key, links, timeline, members, labels, meId, writable, canDeleteAny, watching } = loaderData;
+  const { issue, key, links, timeline, members, labels, meId, writable, canDeleteAny, watching, attachments, attachmentMaxBytes } = loaderData;
   const params = useParams();
   const workspaceSlug = params.workspace ?? "";
+  // Where a file dropped or pasted into the description or a comment goes (with JavaScript).
+  const uploads = { uploadUrl: `/w/${encodeURIComponent(workspaceSlug)}/attachments`, maxBytes: attachmentMaxBytes };
   const location = useLocation();
   const result = actionData as ActionData;
   const submitted = (result?.initialValue ?? undefined) as Submitted | undefined;
@@ -425,7 +414,8 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
   // Parent and relations show their refusals at their properties.
   const linkIntent = lastIntent === "set-parent" || lastIntent === "add-relation" || lastIntent === "remove-relation";
   // Refusals with no place of their own (a property form without JavaScript has its place: the property).
-  const refusal = !editorSubmitted && !property && !linkIntent && lastIntent !== "comment" && lastIntent !== "edit-comment" ? messages : [];
+  const ownPlace = linkIntent || lastIntent === "comment" || lastIntent === "edit-comment" || lastIntent === "attach";
+  const refusal = !editorSubmitted && !property && !ownPlace ? messages : [];
   const commentEditError = lastIntent === "edit-comment" ? messages : [];
 
   const search = new URLSearchParams(location.search);
@@ -479,6 +469,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               <IssueEditor
                 key={edit.key}
                 edit={edit}
+                uploads={uploads}
                 mentionable={loaderData.mentionable}
                 serverPreview={lastIntent === "preview" ? result?.previewHtml : undefined}
                 cancelHref={here}
@@ -525,6 +516,12 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </section>
           )}
+          <AttachmentsSection
+            attachments={attachments}
+            writable={writable}
+            maxBytes={attachmentMaxBytes}
+            refusal={lastIntent === "attach" ? result?.error?.file : undefined}
+          />
           <SubIssues
             subIssues={links.subIssues}
             progress={links.progress}
@@ -564,6 +561,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
                           {item.edited ? <span>· edited</span> : null}
                         </div>
                         <div className="prose-issue comment-body" dangerouslySetInnerHTML={{ __html: item.html }} />
+                        {item.files ? <CommentFiles files={item.files} /> : null}
                         {writable && (item.authorId === meId || canDeleteAny) ? (
                           <div className="comment-actions">
                             {item.authorId === meId ? (
@@ -607,7 +605,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </ol>
             {writable ? (
-              <CommentForm mentionable={loaderData.mentionable} lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
+              <CommentForm mentionable={loaderData.mentionable} uploads={uploads} lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
             ) : null}
           </section>
         </div>
@@ -710,38 +708,49 @@ function CommentEditForm({ comment, refused }: { comment: { id: number; body?: s
   );
 }
 
-function CommentForm({ lastResult, mentionable }: { lastResult: Parameters<typeof useRouteForm>[0]["lastResult"]; mentionable: MentionCandidate[] }) {
-  const [form, fields] = useRouteForm<{ body: string }>({
+function CommentForm({
+  lastResult,
+  mentionable,
+  uploads,
+}: {
+  lastResult: Parameters<typeof useRouteForm>[0]["lastResult"];
+  mentionable: MentionCandidate[];
+  uploads: { uploadUrl: string; maxBytes: number };
+}) {
+  const [form, fields] = useRouteForm<{ body: string; file: unknown }>({
     id: "comment",
     lastResult,
   });
   const textarea = useRef<HTMLTextAreaElement>(null);
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-2">
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 space-y-2">
       <label htmlFor={fields.body.id} className="sr-only">
         Comment
       </label>
-      <div className="relative">
-        <textarea
-          id={fields.body.id}
-          name={fields.body.name}
-          key={fields.body.key}
-          ref={textarea}
-          defaultValue={fields.body.initialValue}
-          placeholder="Leave a comment… (@ mentions someone)"
-          aria-invalid={fields.body.errors ? true : undefined}
-          aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
-          rows={3}
-          className="textarea"
-        />
-        <MentionSuggestions textarea={textarea} members={mentionable} />
-      </div>
+      <FileDropZone {...uploads}>
+        <div className="relative">
+          <textarea
+            id={fields.body.id}
+            name={fields.body.name}
+            key={fields.body.key}
+            ref={textarea}
+            defaultValue={fields.body.initialValue}
+            placeholder="Leave a comment… (@ mentions someone)"
+            aria-invalid={fields.body.errors ? true : undefined}
+            aria-describedby={fields.body.errors ? fields.body.errorId : undefined}
+            rows={3}
+            className="textarea"
+          />
+          <MentionSuggestions textarea={textarea} members={mentionable} />
+        </div>
+      </FileDropZone>
       {fields.body.errors ? (
         <p id={fields.body.errorId} className="field-error">
           {fields.body.errors.join(" ")}
         </p>
       ) : null}
-      <div className="flex justify-end">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <FileField id="comment-files" label="Attach files" maxBytes={uploads.maxBytes} errors={fields.file.errors} />
         <SubmitButton name="intent" value="comment" pendingText="Commenting…">
           Add comment
         </SubmitButton>

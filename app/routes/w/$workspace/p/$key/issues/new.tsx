@@ -1,6 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
+import { attachmentIdsIn } from "~/attachments/attachments";
+import { attachFiles, checkUploads, claimAttachments } from "~/attachments/attachments.server";
 import { requireProject } from "~/auth/authorization.server";
+import { flashHeader } from "~/flash/flash.server";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, TextField } from "~/components/forms";
@@ -16,34 +19,55 @@ import type { Route } from "./+types/new";
 
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireProject(args, "issues:write");
-  const { db } = args.context.get(appContext);
+  const { db, config } = args.context.get(appContext);
   const [members, labels] = await Promise.all([listMembers(db, workspace.id), listLabels(db, workspace.id)]);
   return {
     members: members.filter((m) => m.role !== "viewer").map((m) => ({ userId: m.userId, name: m.name })),
     labels,
     // "Add sub-issue" links here with the parent's key.
     parent: args.url.searchParams.get("parent")?.slice(0, 20) ?? "",
+    uploads: { uploadUrl: `/w/${encodeURIComponent(workspace.slug)}/attachments`, maxBytes: config.attachments.maxBytes },
   };
 }
 
+/**
+ * Files chosen in the form (`file`) are looked at before the issue is filed, so that a refusal (413)
+ * loses nothing, and attached once it is; files dropped into the description were uploaded already
+ * and are claimed by it.
+ */
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, project } = await requireProject(args, "issues:write");
   const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { assigneeId, dueDate, parent, ...fields } = submission.value;
-  const { db, config } = args.context.get(appContext);
+  const { assigneeId, dueDate, parent, file: files, ...fields } = submission.value;
+  const services = args.context.get(appContext);
+  const { db, config } = services;
+  const refused = await checkUploads(db, workspace.id, files, config.attachments);
+  if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
+  const now = new Date();
   const created = await createIssue(db, {
     project,
     reporterId: user.id,
     fields: { ...fields, assigneeId: assigneeId === "" ? null : assigneeId, dueDate: dueDate || null },
     parentKey: parent,
-    now: new Date(),
+    now,
     mail: config.mail,
   });
   if ("field" in created) {
     return data(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: "status" in created ? created.status : 400 });
   }
-  return redirect(`/w/${workspace.slug}/p/${project.key}/issues/${created.number}`);
+  const issuePage = `/w/${workspace.slug}/p/${project.key}/issues/${created.number}`;
+  const filed = { project, issueId: created.id, uploaderId: user.id, now, mail: config.mail };
+  await claimAttachments(db, { ...filed, ids: attachmentIdsIn(fields.description, workspace.slug) });
+  if (files.length) {
+    const attached = await attachFiles(services, { ...filed, files, limits: config.attachments });
+    // Only another upload filling the workspace in between can refuse them now: the issue stands, and says so.
+    if (!attached.ok) {
+      const flash = { text: `The issue was filed, but its files were not attached: ${attached.message}` };
+      return redirect(issuePage, { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
+    }
+  }
+  return redirect(issuePage);
 }
 
 type ProjectLayoutData = { project: { name: string } };
@@ -61,9 +85,9 @@ export default function NewIssue({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 md:px-6">
       <h2 className="mb-4 text-xl font-semibold">New issue</h2>
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
         <FormSummary form={form} />
-        <IssueFieldsForm fields={fields} options={loaderData} />
+        <IssueFieldsForm fields={fields} options={loaderData} uploads={loaderData.uploads} />
         <TextField label="Parent issue" meta={fields.parent} hint="Optional: file it as a sub-issue of an issue, by its key (WEB-12)." />
         <div className="flex justify-end border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <button type="submit" className={primaryButtonClass}>
