@@ -37,8 +37,11 @@ export async function detectContent(bytes: Uint8Array): Promise<DetectedContent>
  * its sides swapped. A broken image still has its type; it only loses its dimensions.
  */
 function dimensionsOf(bytes: Uint8Array): { width: number; height: number } | undefined {
+  // image-size reads through the whole ArrayBuffer under a view: a view of part of one (a Buffer of
+  // Node's pool) is copied, so that a truncated image is not measured from the bytes after it.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
   try {
-    const { width, height, orientation } = imageSize(bytes);
+    const { width, height, orientation } = imageSize(own);
     if (!(width > 0 && height > 0 && width <= 100_000 && height <= 100_000)) return undefined;
     return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
   } catch {

@@ -2,6 +2,7 @@ import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { ConfigError, loadConfig } from "~/config/env.server";
 import { resolveSessionSecret } from "~/config/session-secret.server";
+import { deleteUnclaimedAttachments } from "~/attachments/attachments.server";
 import { backupSqlite, defaultBackupFile } from "~/db/backup.server";
 import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -141,6 +142,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
       dispatchers: (instance) => [
         createWebhookDispatcher({ database, logger, instance, ...config.webhooks, publicUrl: config.publicUrl }),
       ],
+      cleanUps: [(now) => deleteUnclaimedAttachments(database.db, now)],
     });
     lifecycle.state = "ready";
     logger.info(

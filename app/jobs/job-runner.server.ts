@@ -24,6 +24,11 @@ export type JobRunnerOptions = {
    * decision record 020): each runs a batch (true when it was full) and prunes with the jobs.
    */
   dispatchers?: (instance: string) => Dispatcher[];
+  /**
+   * Other rows that expire, deleted hourly with the done jobs: each takes the time and answers how
+   * many it deleted (uploads no form claimed, app/attachments/).
+   */
+  cleanUps?: ((now: Date) => Promise<number>)[];
 };
 
 /** An outbox with its own table, run by the job runner's loop. */
@@ -82,6 +87,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       prunedAt = now.getTime();
       await pruneJobs(database.db, now);
       for (const dispatcher of dispatchers) await dispatcher.prune(now);
+      for (const cleanUp of options.cleanUps ?? []) await cleanUp(now);
     }
     let full = false;
     if (kinds.length) {

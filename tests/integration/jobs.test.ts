@@ -204,6 +204,31 @@ describe.each(testDialects)("the outbox on %s", (dialect) => {
     for (const id of ids.slice(1)) expect(await jobRow(id)).toMatchObject({ attempts: 0, locked_by: null, locked_until: null, done_at: null });
   });
 
+  it("runs its clean-ups on its first look, then once an hour", async () => {
+    let now = t0;
+    const cleaned: string[] = [];
+    const sent: string[] = [];
+    runners.push(
+      startJobRunner({
+        database: handle,
+        logger: silent,
+        pollMs: 20,
+        clock: () => now,
+        handlers: { mail: async (m) => void sent.push(m.to) },
+        cleanUps: [async (at) => cleaned.push(at.toISOString())],
+      }),
+    );
+    await until(async () => cleaned.length === 1, "the first clean-up");
+    // Half an hour on, the runner looks (it runs a job) but does not clean up again.
+    now = later(30 * 60_000);
+    await enqueueJob(db, { kind: "mail", payload: mail("a@example.com"), now });
+    await until(async () => sent.length === 1, "a look half an hour on");
+    expect(cleaned).toEqual([t0.toISOString()]);
+    now = later(60 * 60_000);
+    await until(async () => cleaned.length === 2, "the clean-up an hour on");
+    expect(cleaned[1]).toBe(later(60 * 60_000).toISOString());
+  });
+
   it("deletes done jobs after a week and failed ones after a month", async () => {
     const day = 24 * 3_600_000;
     const done = await enqueueJob(db, { kind: "mail", payload: mail("a@example.com"), now: t0 });

@@ -71,7 +71,7 @@ export async function insertProject(db: Database, project: { workspaceId: number
 }
 
 /** Every table seedTestWorkspace and the issue functions write, children first so that foreign keys hold. */
-const workspaceTables: (keyof DB)[] = ["notifications", "events", "watches", "activities", "comments", "issue_labels", "issue_relations", "issues", "labels", "projects", "memberships", "workspaces", "users"];
+const workspaceTables: (keyof DB)[] = ["attachments", "notifications", "events", "watches", "activities", "comments", "issue_labels", "issue_relations", "issues", "labels", "projects", "memberships", "workspaces", "users"];
 
 /** Empties those tables, for suites that share one database and start each test from nothing. */
 export async function emptyWorkspaceTables(db: Database): Promise<void> {
