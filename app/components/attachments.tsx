@@ -295,7 +295,7 @@ export function FileDropZone({ uploadUrl, maxBytes, children }: { uploadUrl: str
           upload.state === "uploading" ? (
             <li key={upload.id}>
               <span className="min-w-0 truncate">Uploading {upload.name}…</span>
-              <progress max={1} value={upload.progress} aria-label={`Uploading ${upload.name}`} className="upload-progress" />
+              <progress max={1} value={upload.progress} aria-label={`Uploading ${upload.name}`} className="thin-bar w-28 shrink-0" />
               {upload.message ? <span className="field-error">{upload.message}</span> : null}
             </li>
           ) : (

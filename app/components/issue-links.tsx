@@ -62,7 +62,7 @@ export function SubIssues({
         </h3>
         {subIssues.length ? (
           <>
-            <progress max={progress.total} value={progress.done} aria-hidden="true" className="sub-progress" />
+            <progress max={progress.total} value={progress.done} aria-hidden="true" className="thin-bar w-20" />
             <span className="muted text-[13px] tabular-nums">{progressText(progress)}</span>
             <Link to={listHref} className="quiet-link ml-auto text-[13px]">
               View in list

@@ -1,6 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { LogOut } from "~/components/icons/icon";
 import { data, Form, redirect, useFetcher } from "react-router";
+import { formatBytes } from "~/attachments/attachments";
+import { attachmentUsage } from "~/attachments/attachments.server";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { pageTitle } from "~/components/app-shell";
 import { ConfirmAction } from "~/components/confirm";
@@ -17,14 +19,16 @@ import { can } from "~/workspaces/roles";
 import { deleteWorkspace, renameWorkspace } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/index";
 
-/** Every member sees the name and may leave; only owners rename or delete. */
+/** Every member sees the name and the room its files take, and may leave; only owners rename or delete. */
 export async function loader(args: Route.LoaderArgs) {
   const { workspace } = await requireWorkspace(args);
-  const { db } = args.context.get(appContext);
+  const { db, config } = args.context.get(appContext);
   const isOwner = can(workspace.role, "workspace:manage");
+  const [owners, usage] = await Promise.all([isOwner ? ownerCount(db, workspace.id) : 0, attachmentUsage(db, workspace.id)]);
   // The last owner cannot leave (the workspace layout's action refuses it): say so instead of offering it.
-  const lastOwner = isOwner && (await ownerCount(db, workspace.id)) <= 1;
-  return { name: workspace.name, slug: workspace.slug, isOwner, lastOwner };
+  const lastOwner = isOwner && owners <= 1;
+  const files = { ...usage, maxBytes: config.attachments.workspaceMaxBytes, fileMaxBytes: config.attachments.maxBytes };
+  return { name: workspace.name, slug: workspace.slug, isOwner, lastOwner, files };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle("Workspace settings", loaderData?.name);
@@ -51,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function GeneralSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { name, slug, isOwner, lastOwner } = loaderData;
+  const { name, slug, isOwner, lastOwner, files } = loaderData;
   const lastIntent = (actionData?.initialValue as { intent?: string } | undefined)?.intent;
   // One pair of forms per workspace: switching workspaces shows the other's name and an empty confirmation.
   const [renameForm, renameFields] = useRouteForm<RenameWorkspaceForm>({
@@ -83,6 +87,8 @@ export default function GeneralSettings({ loaderData, actionData }: Route.Compon
         )}
       </SettingsSection>
 
+      <FileStorage {...files} />
+
       <DangerZone>
         <LeaveWorkspace slug={slug} name={name} lastOwner={lastOwner} />
         {isOwner ? (
@@ -104,6 +110,24 @@ export default function GeneralSettings({ loaderData, actionData }: Route.Compon
         ) : null}
       </DangerZone>
     </div>
+  );
+}
+
+/** How much room the workspace's attachments take of its total (ATTACHMENT_WORKSPACE_MAX_BYTES). */
+function FileStorage({ bytes, files, maxBytes, fileMaxBytes }: { bytes: number; files: number; maxBytes: number; fileMaxBytes: number }) {
+  return (
+    <SettingsSection id="files-title" title="Files" description={`Attachments of issues and comments, kept in Cairn's database. Each file may be at most ${formatBytes(fileMaxBytes)}.`}>
+      <div className="max-w-md space-y-2 text-sm">
+        <p>
+          <span className="font-medium tabular-nums">{formatBytes(bytes)}</span> of {formatBytes(maxBytes)} used
+          <span className="muted">
+            {" "}
+            · {files} {files === 1 ? "file" : "files"}
+          </span>
+        </p>
+        <progress max={maxBytes} value={Math.min(bytes, maxBytes)} aria-label="Room the files take" className="thin-bar w-full" />
+      </div>
+    </SettingsSection>
   );
 }
 

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree } from "~/components/icons/icon";
+import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree, Paperclip } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
 import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
@@ -643,6 +643,7 @@ const activityIcons: Record<string, LucideIcon> = {
   sub_issue: ListTree,
   relation: Link2,
   referenced: Link2,
+  attachment: Paperclip,
 };
 
 /** A line of changes: small and muted, with an icon for the first of them; dates in it are `<time>`s, issue keys links. */
