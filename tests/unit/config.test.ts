@@ -19,6 +19,7 @@ describe("loadConfig", () => {
       mail: undefined,
       webhooks: { retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000], allowPrivate: false },
       apiRatePerMinute: 600,
+      attachments: { maxBytes: 10 * 1024 * 1024, workspaceMaxBytes: 1024 * 1024 * 1024 },
     });
   });
 
@@ -59,6 +60,8 @@ describe("loadConfig", () => {
       TRUST_PROXY: "10.0.0.0/8, loopback",
       DRAIN_SECONDS: "5",
       API_RATE_LIMIT: "5000",
+      ATTACHMENT_MAX_BYTES: "1048576",
+      ATTACHMENT_WORKSPACE_MAX_BYTES: "53687091200",
       NODE_ENV: "development",
     });
     expect(config).toMatchObject({
@@ -71,6 +74,7 @@ describe("loadConfig", () => {
       drainSeconds: 5,
       production: false,
       apiRatePerMinute: 5000,
+      attachments: { maxBytes: 1048576, workspaceMaxBytes: 53687091200 },
     });
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
@@ -101,6 +105,9 @@ describe("loadConfig", () => {
     ["DRAIN_SECONDS", "-1", "DRAIN_SECONDS must be a whole number of seconds from 0 to 300"],
     ["API_RATE_LIMIT", "0", "API_RATE_LIMIT must be a whole number of requests a minute from 1 to 1000000"],
     ["API_RATE_LIMIT", "fast", "API_RATE_LIMIT must be a whole number of requests a minute"],
+    ["ATTACHMENT_MAX_BYTES", "10MB", "ATTACHMENT_MAX_BYTES must be a whole number of bytes from 1 to 104857600"],
+    ["ATTACHMENT_MAX_BYTES", "104857601", "ATTACHMENT_MAX_BYTES must be a whole number of bytes from 1 to 104857600"],
+    ["ATTACHMENT_WORKSPACE_MAX_BYTES", "0", "ATTACHMENT_WORKSPACE_MAX_BYTES must be a whole number of bytes"],
     ["HOST", "not a host!", "HOST must be an IP address or host name"],
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
     ["OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317", "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL"],
