@@ -44,7 +44,7 @@ export interface AttachmentsTable {
   issue_id: number | null;
   comment_id: number | null;
   uploader_id: number | null;
-  /** As uploaded, made safe to show and to send in a header (app/attachments/file-names.ts). */
+  /** As uploaded, made safe to show and to send in a header (safeFilename, app/attachments/attachments.server.ts). */
   filename: string;
   /** What Cairn found the bytes to be, never the name's or the browser's claim. */
   content_type: string;

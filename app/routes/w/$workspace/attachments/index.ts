@@ -15,7 +15,7 @@ export function loader() {
 }
 
 /**
- * A file dropped or pasted into a text box, with JavaScript (app/components/attachment-drop.tsx):
+ * A file dropped or pasted into a text box, with JavaScript (FileDropZone, app/components/attachments.tsx):
  * kept at once, for the form it was dropped into (claimAttachments), and answered as JSON with the
  * Markdown that shows it. Its refusals are JSON too: `{ "error": message }`.
  */
