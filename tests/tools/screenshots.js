@@ -2,7 +2,8 @@
 //
 // Builds Cairn if the build is missing or older than the sources, seeds a demo workspace in a
 // temporary DATA_DIR, starts the production server on a free 127.0.0.1 port, signs in as the seeded
-// owner and photographs the issue list, an issue, the board, My issues, the inbox, the webhooks settings and the API reference in Chromium: at 1440×900 and
+// owner, attaches a picture of the board to the issue it shows (a comment with a file), and
+// photographs the issue list, an issue, the board, My issues, the inbox, the webhooks settings and the API reference in Chromium: at 1440×900 and
 // at 390×844, each in the light and the dark colour scheme. The viewport only, not the whole page.
 // Files: <out>/{list,issue,board,my-issues,inbox,webhooks,api-reference}-{desktop,phone}-{light,dark}.png, overwritten each run.
 import { mkdirSync } from "node:fs";
@@ -95,6 +96,30 @@ async function signedInState(browser, serverUrl) {
   }
 }
 
+/**
+ * A bug report's screenshot on the issue photographed: a picture of the board, sent with a comment
+ * through the issue's form (multipart, as a browser without JavaScript sends it), so that the issue
+ * shows its Attachments and an inline image.
+ * @param {import("@playwright/test").Browser} browser @param {string} serverUrl @param {any} storageState
+ * @param {{ issuePath: string, boardPath: string }} paths
+ */
+async function attachScreenshot(browser, serverUrl, storageState, { issuePath, boardPath }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, baseURL: serverUrl, storageState });
+  try {
+    const page = await context.newPage();
+    await page.goto(boardPath, { waitUntil: "networkidle" });
+    const buffer = await page.screenshot({ animations: "disabled", caret: "hide" });
+    const response = await context.request.post(issuePath, {
+      headers: { origin: serverUrl },
+      multipart: { intent: "comment", body: "The board right after the deploy: the cards are there, the counts are not.", file: { name: "board-after-deploy.png", mimeType: "image/png", buffer } },
+      maxRedirects: 0,
+    });
+    if (response.status() !== 302) throw new Error(`Attaching the screenshot failed with ${response.status()}`);
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   const settings = readSettings();
   buildIfStale();
@@ -108,6 +133,8 @@ async function main() {
       try {
         const pages = await screens(database.env);
         const storageState = await signedInState(browser, server.url);
+        const pathOf = (/** @type {string} */ name) => /** @type {Screen} */ (pages.find((screen) => screen.name === name)).path;
+        await attachScreenshot(browser, server.url, storageState, { issuePath: pathOf("issue"), boardPath: pathOf("board") });
         mkdirSync(settings.out, { recursive: true });
         for (const device of devices) {
           for (const colorScheme of colorSchemes) {

@@ -120,6 +120,23 @@ describe("renderMarkdown", () => {
     expectNothingLive(html);
   });
 
+  it("shows the workspace's own image attachments inline, at their size, and nothing else", () => {
+    const withImages = (source: string) => renderWith(source, { ...acme, attachments: new Map([[12, { width: 800, height: 450 }], [13, { width: null, height: null }]]) });
+    expect(withImages('![login "blank"](/w/acme/attachments/12/login.png "After sign-in")')).toBe(
+      '<p><a href="/w/acme/attachments/12/login.png" class="attachment-image"><img src="/w/acme/attachments/12/login.png" alt="login &quot;blank&quot;" loading="lazy" decoding="async" width="800" height="450" title="After sign-in"></a></p>\n',
+    );
+    // Without known dimensions (a broken image), still inline, without a size.
+    expect(withImages("![x](/w/acme/attachments/13/x.gif)")).toContain('<img src="/w/acme/attachments/13/x.gif" alt="x" loading="lazy" decoding="async">');
+    // Not one of its images: an unknown id, another workspace's address, another host, a query string.
+    for (const src of ["/w/acme/attachments/14/y.png", "/w/globex/attachments/12/login.png", "https://evil.example/w/acme/attachments/12/login.png", "/w/acme/attachments/12/login.png?x=1"]) {
+      const html = withImages(`![shot](${src})`);
+      expect(html).not.toContain("<img");
+      expect(html).toContain("rel=\"noopener noreferrer nofollow\">shot</a>");
+    }
+    // Without the workspace's images (a text rendered elsewhere), every image is a link.
+    expect(renderMarkdown("![login](/w/acme/attachments/12/login.png)")).not.toContain("<img");
+  });
+
   it("renders task list items as disabled checkboxes, each named by its item's text", () => {
     const html = renderMarkdown("- [ ] write the plan\n- [x] ship **it**\n  - [X] nested\n- plain item\n\n1. [ ] numbered");
     expect(html).toContain(
