@@ -30,6 +30,22 @@ function checkFileSizes(input: HTMLInputElement, maxBytes: number) {
 /** The file input of a form that may carry files (a comment, a new issue): `file`, repeated. */
 export function FileField({ id, label, maxBytes, errors }: { id: string; label: string; maxBytes: number; errors?: string[] | null }) {
   const errorId = `${id}-error`;
+  const input = useRef<HTMLInputElement>(null);
+  // Conform's forms turn the browser's own checks off once hydrated (noValidate), so a refused file
+  // holds its form back here: sent, a file far over the limit meets the host's 413, which loses what
+  // was typed. React Router's Form leaves a submission whose default was prevented.
+  useEffect(() => {
+    const field = input.current;
+    const form = field?.form;
+    if (!field || !form) return;
+    const holdBack = (event: SubmitEvent) => {
+      if (!field.validity.customError) return;
+      event.preventDefault();
+      field.reportValidity();
+    };
+    form.addEventListener("submit", holdBack);
+    return () => form.removeEventListener("submit", holdBack);
+  }, []);
   return (
     <div className="file-field">
       <label htmlFor={id} className="file-label">
@@ -37,6 +53,7 @@ export function FileField({ id, label, maxBytes, errors }: { id: string; label: 
         <span className="muted font-normal"> (up to {formatBytes(maxBytes)} each)</span>
       </label>
       <input
+        ref={input}
         id={id}
         type="file"
         name="file"

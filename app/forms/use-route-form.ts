@@ -21,8 +21,10 @@ export function useRouteForm<Schema extends Record<string, unknown>>(options: Op
   const [form, fields] = useForm<Schema>({
     ...options,
     id: saves ? `${id}-${saves}` : id,
-    onSubmit: () => {
-      submitted.current = true;
+    onSubmit: (event) => {
+      // One held back (a file over the limit, an upload on its way: FileField, FileDropZone) was not
+      // sent: the next navigation to end is not its save, and must not empty the form.
+      if (!event.defaultPrevented) submitted.current = true;
     },
   });
   const { lastResult } = options;

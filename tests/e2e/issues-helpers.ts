@@ -49,6 +49,9 @@ export async function createProject(page: Page, javaScriptEnabled: boolean, slug
   return `/w/${slug}/p/${upper}`;
 }
 
+/** A file as a test chooses it in a file input (Playwright's setInputFiles). */
+export type ChosenFile = { name: string; mimeType: string; buffer: Buffer };
+
 export type NewIssue = {
   title: string;
   description?: string;
@@ -56,6 +59,8 @@ export type NewIssue = {
   assignee?: string;
   dueDate?: string;
   labels?: string[];
+  /** Chosen in the form's "Attach files". */
+  files?: ChosenFile[];
 };
 
 /** "New issue" from the project's list, filled and submitted; lands on the issue's detail. */
@@ -71,6 +76,7 @@ export async function fileIssue(page: Page, javaScriptEnabled: boolean, projectB
   if (issue.assignee) await page.getByLabel("Assignee", { exact: true }).selectOption({ label: issue.assignee });
   if (issue.dueDate) await page.getByLabel("Due date", { exact: true }).fill(issue.dueDate);
   for (const label of issue.labels ?? []) await page.getByRole("checkbox", { name: label, exact: true }).check();
+  if (issue.files) await page.getByLabel("Attach files").setInputFiles(issue.files);
   await page.getByRole("button", { name: "Create issue" }).click();
   await expect(page).toHaveURL(new RegExp(`${projectBase}/issues/\\d+$`));
   await expect(page.getByRole("article").getByRole("heading", { level: 2, name: issue.title })).toBeVisible();
