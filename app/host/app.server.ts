@@ -21,7 +21,7 @@ import { refuseCrossSiteMutations } from "./cross-site.server";
 import type { Lifecycle } from "~/context/lifecycle.server";
 import { refuseMalformedRequests } from "./malformed-requests.server";
 import { beforeResponseHead } from "./response-head.server";
-import { badRequestPage, plainPage } from "./plain-page.server";
+import { plainPage, sendRefusal } from "./plain-page.server";
 import { cspNonce, securityHeaders } from "./security-headers.server";
 import { serverTiming } from "./server-timing.server";
 
@@ -120,7 +120,8 @@ function services(options: HostOptions, req: Request, nonce: string): AppService
 function refuseWhileStarting(lifecycle: Lifecycle): RequestHandler {
   return (req, res, next) => {
     if (lifecycle.state !== "starting" || req.path === "/readyz") return next();
-    res.status(503).set("Retry-After", "5").type("html").send(plainPage("Unavailable", unavailableMessage));
+    res.set("Retry-After", "5");
+    sendRefusal(req, res, { status: 503, title: "Unavailable", message: unavailableMessage });
   };
 }
 
@@ -149,14 +150,14 @@ function refuseLargeBodies(limits: AttachmentLimits): RequestHandler {
     if (length === undefined && req.headers["transfer-encoding"]) {
       closeAfterRefusingBody(req, res);
       if (isApiPath(req.path)) apiRefusal(res, 411, "validation", "Send the request with a Content-Length of at most 1 MiB.");
-      else res.status(411).type("html").send(plainPage("Length required", "Send the request with a Content-Length of at most 1 MiB."));
+      else sendRefusal(req, res, { status: 411, title: "Length required", message: "Send the request with a Content-Length of at most 1 MiB." });
       return;
     }
     const upload = req.method === "POST" && uploadPath.test(req.path) && req.is("multipart/form-data") === "multipart/form-data";
     if (Number(length ?? 0) <= (upload ? maxUploadBytes : maxBodyBytes)) return next();
     closeAfterRefusingBody(req, res);
     if (isApiPath(req.path)) apiRefusal(res, 413, "payload_too_large", "That is too large. Requests may be at most 1 MiB.");
-    else res.status(413).type("html").send(plainPage("Too large", upload ? `That is too large. ${uploadLimit}` : "That is too large. Requests may be at most 1 MiB."));
+    else sendRefusal(req, res, { status: 413, title: "Too large", message: upload ? `That is too large. ${uploadLimit}` : "That is too large. Requests may be at most 1 MiB." });
   };
 }
 
@@ -195,7 +196,7 @@ function lastResortErrorHandler(options: HostOptions): ErrorRequestHandler {
     // Errors Express raises itself for a bad request (a missing asset, say) keep their status.
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).type("html").send(status === 404 ? plainPage("Not found", "Page not found.") : badRequestPage);
+      sendRefusal(req, res, status === 404 ? { status, title: "Not found", message: "Page not found." } : { status, title: "Bad request", message: "That request was not valid." });
       return;
     }
     const request = new globalThis.Request(new URL(req.originalUrl, "http://cairn.invalid"), { method: req.method });

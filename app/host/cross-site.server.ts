@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { isApiPath } from "~/api/api-paths";
-import { plainPage } from "./plain-page.server";
+import { sendRefusal } from "./plain-page.server";
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 const ownSites = new Set(["same-origin", "none"]);
@@ -19,5 +19,5 @@ export const refuseCrossSiteMutations: RequestHandler = (req, res, next) => {
     (site !== undefined && !ownSites.has(site)) ||
     (origin !== undefined && origin !== `${req.protocol}://${req.get("host")}`);
   if (!crossSite) return next();
-  res.status(403).type("html").send(plainPage("Forbidden", "A request from another site was refused."));
+  sendRefusal(req, res, { status: 403, title: "Forbidden", message: "A request from another site was refused." });
 };

@@ -172,6 +172,20 @@ describe.each(testDialects)("malformed requests on %s", (dialect) => {
       }
     });
 
+    it("answers React Router's data requests with the message alone, which the page's error boundary shows", async () => {
+      const connection = new RawConnection(server.url);
+      try {
+        // With JavaScript, a form posts to its page's `.data` URL; a page's HTML would show there as its source.
+        connection.write(`POST /w/acme/p/WEB/issues/1.data HTTP/1.1\r\nHost: ${host}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${1024 ** 3}\r\n\r\n`);
+        const refused = await connection.response();
+        expect(refused.status).toBe(413);
+        expect(refused.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(refused.body).toBe("That is too large. Files may be at most 10 MiB each, 10 at a time.");
+      } finally {
+        connection.destroy();
+      }
+    });
+
     it("answers an oversized body sent whole with 413, read before the connection closes (no reset)", async () => {
       // As a browser without JavaScript posts a big form: headers and body at once. Closing with
       // the body unread would reset the connection, and the client could lose the answer.
