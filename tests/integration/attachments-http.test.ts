@@ -379,10 +379,20 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       const attach = await send(issuePage(1), { intent: "attach" }, [large()], "max");
       expect(attach.status).toBe(413);
       expect(visible(attach.body)).toContain(fileLimit);
+      // A byte over the limit does not read as the limit ("at most 64 KiB: … is 64 KiB").
+      const edge = await send(issuePage(1), { intent: "attach" }, [file("edge.bin", binary(maxBytes + 1))], "max");
+      expect(edge.status).toBe(413);
+      expect(visible(edge.body)).toContain("Files may be at most 64 KiB each: edge.bin is 65 KiB.");
       const many = await send(issuePage(1), { intent: "attach" }, Array.from({ length: 11 }, (_, i) => file(`f${i}.txt`, "x")), "max");
       expect(many.status).toBe(413);
       expect(visible(many.body)).toContain("Attach at most 10 files at a time.");
       expect([await count("comments"), await count("attachments")]).toEqual([comments, attachments]);
+    });
+
+    it("takes a file of exactly ATTACHMENT_MAX_BYTES, and 10 files at once", async () => {
+      must(await send(issuePage(1), { intent: "attach" }, [file("at-limit.bin", binary(maxBytes))], "max"), 302, "at the limit");
+      must(await send(issuePage(1), { intent: "attach" }, Array.from({ length: 10 }, (_, i) => file(`ten${i}.txt`, "x")), "max"), 302, "ten files");
+      expect(attachmentList((await get(issuePage(1))).body)).toEqual(expect.arrayContaining(["at-limit.bin", "ten0.txt", "ten9.txt"]));
     });
 
     it("refuses files past the workspace's total (ATTACHMENT_WORKSPACE_MAX_BYTES) with 413 naming it, keeping what was typed; a deletion makes room", async () => {
