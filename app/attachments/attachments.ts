@@ -34,7 +34,9 @@ export function attachmentPath(workspaceSlug: string, id: number, filename: stri
 export function attachmentMarkdown(attachment: { url: string; filename: string; image: boolean }): string {
   // Brackets and backslashes in a name would end or escape the link's text.
   const text = attachment.filename.replace(/[[\]\\]/g, (c) => `\\${c}`);
-  return `${attachment.image ? "!" : ""}[${text}](${attachment.url})`;
+  // An unbalanced parenthesis (encodeURIComponent leaves them) would end the address early or unmake the link.
+  const url = attachment.url.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
+  return `${attachment.image ? "!" : ""}[${text}](${url})`;
 }
 
 /** The ids of this workspace's attachments a text links to, in the order they first appear. */
