@@ -577,6 +577,20 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       expect((await get("/w/acme/attachments", "max")).status).toBe(404);
     });
 
+    it("writes Markdown that survives parentheses and brackets in a name: shown inline, linked, no text left over", async () => {
+      const smile = await upload(file("smile :).png", png(3, 2), "image/png"));
+      const open = await upload(file("a(b [c].txt", "x"));
+      expect(smile.markdown).toBe(`![smile :).png](/w/acme/attachments/${smile.id}/smile%20%3A%29.png)`);
+      const path = await fileIssue("Parentheses", { description: `${smile.markdown}\n\n${open.markdown}` }, [], "max");
+      const page = visible((await get(path)).body);
+      const shown = /<section aria-label="Description"[\s\S]*?<\/section>/.exec(page)![0];
+      expect(shown).toContain(`<img src="/w/acme/attachments/${smile.id}/smile%20%3A%29.png" alt="smile :).png"`);
+      expect(shown).toMatch(new RegExp(`<a href="/w/acme/attachments/${open.id}/a%28b%20%5Bc%5D.txt"[^>]*>a\\(b \\[c\\]\\.txt</a>`));
+      expect(said(shown)).not.toContain(".png)");
+      expect(attachmentList(page)).toEqual(["smile :).png", "a(b [c].txt"]);
+      expect((await get(`/w/acme/attachments/${smile.id}/smile%20%3A%29.png`)).status).toBe(200);
+    });
+
     it("gives a new issue the files its description links: listed in its Attachments, shown inline", async () => {
       const shot = await upload(file("shot.png", png(3, 2), "image/png"));
       const doc = await upload(file("spec.pdf", pdf, "application/pdf"));
