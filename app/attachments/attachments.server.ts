@@ -63,7 +63,7 @@ export function uploadProblem(files: readonly File[], limits: AttachmentLimits):
   if (files.length > maxFilesPerRequest) return { ok: false, status: 413, message: `Attach at most ${maxFilesPerRequest} files at a time.` };
   const large = files.find((file) => file.size > limits.maxBytes);
   if (large) {
-    return { ok: false, status: 413, message: `Files may be at most ${formatBytes(limits.maxBytes)} each: ${safeFilename(large.name)} is ${formatBytes(large.size)}.` };
+    return { ok: false, status: 413, message: `Files may be at most ${formatBytes(limits.maxBytes)} each: ${safeFilename(large.name)} is ${formatBytes(large.size, "up")}.` };
   }
   return undefined;
 }

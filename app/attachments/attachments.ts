@@ -34,7 +34,9 @@ export function attachmentPath(workspaceSlug: string, id: number, filename: stri
 export function attachmentMarkdown(attachment: { url: string; filename: string; image: boolean }): string {
   // Brackets and backslashes in a name would end or escape the link's text.
   const text = attachment.filename.replace(/[[\]\\]/g, (c) => `\\${c}`);
-  return `${attachment.image ? "!" : ""}[${text}](${attachment.url})`;
+  // An unbalanced parenthesis (encodeURIComponent leaves them) would end the address early or unmake the link.
+  const url = attachment.url.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
+  return `${attachment.image ? "!" : ""}[${text}](${url})`;
 }
 
 /** The ids of this workspace's attachments a text links to, in the order they first appear. */
@@ -58,8 +60,11 @@ export function attachmentIdOf(src: string, workspaceSlug: string): number | und
 
 const units = ["bytes", "KiB", "MiB", "GiB", "TiB"] as const;
 
-/** `912 bytes`, `240 KiB`, `1.5 MiB`: binary units, as the limits are written. */
-export function formatBytes(bytes: number): string {
+/**
+ * `912 bytes`, `240 KiB`, `1.5 MiB`: binary units, as the limits are written. A file over a limit
+ * has its size rounded `up`, so that it never reads as the limit itself ("at most 10 MiB: … is 10 MiB").
+ */
+export function formatBytes(bytes: number, rounding: "nearest" | "up" = "nearest"): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
@@ -67,6 +72,7 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   if (unit === 0) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
-  const rounded = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  const round = rounding === "up" ? Math.ceil : Math.round;
+  const rounded = value < 10 ? round(value * 10) / 10 : round(value);
   return `${rounded} ${units[unit]}`;
 }

@@ -4,10 +4,13 @@
  * odd values — NUL, text-direction controls, lone surrogates, line separators, huge, negative and
  * malformed numbers — in each field and query parameter, bodies of the wrong content type or over
  * 1 MiB, broken percent-encodings, malformed or foreign Host headers, and odd route parameters, as a
- * signed-in owner (so that actions are reached) on every database.
+ * signed-in owner (so that actions are reached) on every database. The forms that carry files
+ * (multipart: a new issue, attach, a comment, the upload endpoint) also get odd filenames and
+ * malformed multipart bodies; their files may be at most 64 KiB here, so that bodies over the
+ * limits stay small.
  *
- * To add a kind of request, add a `RequestKind` to `requestKinds`: it turns each form, list URL or
- * route of the site (or the site itself) into the requests it wants sent. Requests go over a raw
+ * To add a kind of request, add a `RequestKind` to `requestKinds`: it turns each form, upload form,
+ * list URL or route of the site (or the site itself) into the requests it wants sent. Requests go over a raw
  * connection: any header can be set or left out (a `host` header replaces the real one), and the
  * body is sent with its Content-Length. The run prints how many requests each kind sent and the
  * statuses they got.
@@ -33,6 +36,9 @@ type Site = {
   issueId: number;
   labelId: number;
   commentId: number;
+  /** An attachment of the issue, and its name: the file route's parameters. */
+  attachmentId: number;
+  attachmentName: string;
   memberId: number;
   invitationId: number;
   invitationToken: string;
@@ -61,6 +67,8 @@ type HostileRequest = {
 
 /** A form as a browser without JavaScript posts it (urlencoded); `fields` are valid or nearly. */
 type FormTarget = { path: string; as: Who; fields: Record<string, string>; numeric?: string[] };
+/** A form that carries files (multipart/form-data): its other fields, valid; files go in `file`. */
+type UploadTarget = { path: string; as: Who; fields: Record<string, string> };
 /** A page that reads query parameters; `numeric` ones are numbers or ids. */
 type ListTarget = { path: string; as: Who; params: string[]; numeric?: string[] };
 /** A route whose parameters reach the database; `:name` placeholders, and its form if it has one. */
@@ -69,6 +77,7 @@ type RouteTarget = { pattern: string; base: Record<string, string>; form?: Recor
 type RequestKind = {
   name: string;
   forForm?: (form: FormTarget) => HostileRequest[];
+  forUpload?: (upload: UploadTarget) => HostileRequest[];
   forList?: (list: ListTarget) => HostileRequest[];
   forRoute?: (route: RouteTarget) => HostileRequest[];
   /** Requests of their own, such as monitoring beacons. */
@@ -116,6 +125,36 @@ function malformedHosts(path: string, method: "GET" | "POST", as: Who, body?: st
     { what: `${method} ${path} addressed to another host`, method, target: `http://elsewhere.example${path}`, as, headers: bodyHeaders, ...withBody },
   ];
 }
+
+/** ATTACHMENT_MAX_BYTES of the server under attack: small, so that files over it are small. */
+const attachmentMaxBytes = 64 * 1024;
+
+const boundary = "----CairnHostileBoundary";
+const multipartType = (value = boundary) => ({ "content-type": `multipart/form-data; boundary=${value}` });
+const textPart = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+/** A part byte for byte: its Content-Disposition parameters (after `form-data; `), its bytes and their type. */
+const filePart = (disposition: string | Buffer, content: string | Buffer = "hello", type = "text/plain") =>
+  Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; `), Buffer.from(disposition), Buffer.from(`\r\nContent-Type: ${type}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
+const namedFile = (filename: string | Buffer) => Buffer.concat([Buffer.from('name="file"; filename="'), Buffer.from(filename), Buffer.from('"')]);
+/** A form's fields, then these parts, then the closing delimiter (unless `open`). */
+const multipartBody = (fields: Record<string, string>, parts: (string | Buffer)[], { open = false } = {}) =>
+  Buffer.concat([...Object.entries(fields).map(([name, value]) => Buffer.from(textPart(name, value))), ...parts.map((part) => Buffer.from(part)), Buffer.from(open ? "" : `--${boundary}--\r\n`)]);
+
+/** Filenames as a client may send them: the bytes between the quotes of `filename="…"`. */
+const hostileFilenames: [string, string | Buffer][] = [
+  ["NUL", "a\u0000b.png"],
+  ["direction controls", "\u202egnp.exe \u2067x\u2069.png"],
+  ["10,000 characters", `${"x".repeat(10_000)}.png`],
+  ["a path", "../../etc/passwd"],
+  ["a Windows path", "C:\\Users\\ada\\..\\secret.txt"],
+  ["dots only", ".."],
+  ["an empty name", ""],
+  ["line separator and C1 controls", "a\u2028b\u0085\u009b.txt"],
+  ["percent-encodings", "%2e%2e%2F%00%ff%2F.txt"],
+  ["Markdown and HTML", "](javascript:alert(1)) <img src=x onerror=alert(1)>.png"],
+  ["invalid UTF-8", Buffer.from([0x61, 0xff, 0xfe, 0x2e, 0x74, 0x78, 0x74])],
+  ["a lone surrogate's bytes", Buffer.from([0xed, 0xa0, 0x80, 0x2e, 0x74, 0x78, 0x74])],
+];
 
 function* fieldValues(name: string, numeric: readonly string[] = []): Generator<[string, string]> {
   for (const [what, value] of Object.entries(hostileText)) yield [what, value];
@@ -188,6 +227,71 @@ const requestKinds: RequestKind[] = [
           return [get, post];
         }),
       ),
+  },
+  {
+    name: "multipart bodies",
+    // What the forms that carry files may be sent: odd filenames and files, and bodies that are not quite multipart.
+    forUpload: (upload) => {
+      const request = (what: string, body: string | Buffer, headers: Record<string, string> = multipartType(), target = upload.path): HostileRequest => ({
+        what: `${target}${upload.fields.intent ? ` intent=${upload.fields.intent}` : ""} ${what}`,
+        method: "POST",
+        target,
+        as: upload.as,
+        headers,
+        body,
+      });
+      const withParts = (what: string, ...parts: (string | Buffer)[]) => request(what, multipartBody(upload.fields, parts));
+      const file = filePart(namedFile("notes.txt"));
+      const valid = multipartBody(upload.fields, [file]);
+      const longBoundary = "b".repeat(200);
+      return [
+        ...hostileFilenames.map(([what, name]) => withParts(`filename ${what}`, filePart(namedFile(name)))),
+        withParts("a file part without a filename", filePart('name="file"')),
+        withParts("an empty file", filePart(namedFile("empty.txt"), "")),
+        withParts("an HTML page sent as image/png", filePart(namedFile("cat.png"), "<!doctype html><script>alert(1)</script>", "image/png")),
+        withParts("a PNG cut after its header's length", filePart(namedFile("broken.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0xff]), "image/png")),
+        withParts("a filename* parameter", filePart("name=\"file\"; filename*=UTF-8''%ED%A0%80%E2%80%AE.txt")),
+        withParts("an odd part type", filePart(namedFile("odd.txt"), "hello", "text/html; charset=\u00ff")),
+        withParts("a part without Content-Disposition", `--${boundary}\r\nContent-Type: text/plain\r\n\r\nhello\r\n`),
+        withParts("files in the text fields", ...["intent", "title", "description", "body"].map((name) => filePart(`name="${name}"; filename="${name}.txt"`)), file),
+        withParts("a file over ATTACHMENT_MAX_BYTES", filePart(namedFile("big.bin"), Buffer.alloc(attachmentMaxBytes + 1, 0x61))),
+        withParts("11 files", ...Array.from({ length: 11 }, () => file)),
+        withParts("1,000 text parts named file", ...Array.from({ length: 1000 }, () => textPart("file", "x"))),
+        request("without a boundary", valid, { "content-type": "multipart/form-data" }),
+        request("with another boundary", valid, multipartType("----SomethingElse")),
+        request("with a boundary of 200 characters", Buffer.from(valid.toString("latin1").replaceAll(boundary, longBoundary), "latin1"), multipartType(longBoundary)),
+        request("cut short in a file", Buffer.concat([multipartBody(upload.fields, [], { open: true }), filePart(namedFile("cut.txt"), "hello, wor").subarray(0, -6)])),
+        request("without its closing delimiter", multipartBody(upload.fields, [file], { open: true })),
+        request("with a part's headers and no blank line", multipartBody(upload.fields, [`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n`])),
+        request("empty", ""),
+        request("as multipart/mixed", valid, { "content-type": `multipart/mixed; boundary=${boundary}` }),
+        request("over the uploads' cap", multipartBody(upload.fields, [filePart(namedFile("huge.bin"), Buffer.alloc(2 * 1024 * 1024, 0x61))])),
+        // As JavaScript sends them, to the data URL.
+        request("with a file, as a data request", valid, multipartType(), dataUrl(upload.path)),
+        request("without a boundary, as a data request", valid, { "content-type": "multipart/form-data" }, dataUrl(upload.path)),
+        request("with the filename NUL, as a data request", multipartBody(upload.fields, [filePart(namedFile("a\u0000b.png"))]), multipartType(), dataUrl(upload.path)),
+      ];
+    },
+  },
+  {
+    name: "odd attachment addresses",
+    // The file route reads its id and name from the address itself: what a hand-typed or mangled address may hold.
+    forSite: (site) => {
+      const files = `/w/${site.slug}/attachments`;
+      const name = encodeURIComponent(site.attachmentName);
+      const get = (what: string, target: string, headers: Record<string, string> = {}, as: Who = "owner"): HostileRequest => ({ what: `GET attachment ${what}`, method: "GET", target, as, headers });
+      const ids = ["0", "01", "1.5", "1e3", "0x1", "+1", "%201", "9".repeat(400)];
+      const names = ["other.png", "%ff", "a%00b", "%252F", "..", "%2e%2e", "x".repeat(5000), `${name}/`, `${name}%2F..`];
+      return [
+        ...ids.map((id) => get(`id=${id.slice(0, 20)}`, `${files}/${id}/${name}`)),
+        ...names.map((filename) => get(`filename=${filename.slice(0, 20)}`, `${files}/${site.attachmentId}/${filename}`)),
+        get("as a data request", dataUrl(`${files}/${site.attachmentId}/${name}`)),
+        get("with no name", `${files}/${site.attachmentId}`),
+        get("with no name, trailing slash", `${files}/${site.attachmentId}/`),
+        ...['"1"', "*", 'W/"1", "x"', `"${"9".repeat(8000)}"`, "\u00ff\u0085"].map((etag, i) => get(`If-None-Match #${i + 1}`, `${files}/${site.attachmentId}/${name}`, { "if-none-match": etag })),
+        get("signed out", `${files}/${site.attachmentId}/${name}`, {}, "anonymous"),
+      ];
+    },
   },
   {
     name: "oversized bodies",
@@ -316,7 +420,7 @@ function formsOf(site: Site): FormTarget[] {
   const w = `/w/${site.slug}`;
   const p = `${w}/p/${site.key}`;
   const issue = `${p}/issues/${site.issueNumber}`;
-  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "version", "position", "assigneeId", "labelIds", "notificationId", "tokenId", "webhookId", "deliveryId"];
+  const ids = ["userId", "invitationId", "labelId", "issueId", "commentId", "attachmentId", "version", "position", "assigneeId", "labelIds", "notificationId", "tokenId", "webhookId", "deliveryId"];
   const owner = (path: string, fields: Record<string, string>): FormTarget => ({ path, as: "owner", fields, numeric: ids });
   return [
     { path: "/signup", as: "anonymous", fields: { name: "Eve", email: "eve@example.com", password: "a long enough password", redirectTo: "/w/new", invitation: site.invitationToken } },
@@ -386,6 +490,10 @@ function formsOf(site: Site): FormTarget[] {
     owner(issue, { intent: "set-parent", parent: `${site.key}-${site.issueNumber}` }),
     owner(issue, { intent: "add-relation", type: "blocks", target: `${site.key}-${site.issueNumber}` }),
     owner(issue, { intent: "remove-relation", relationId: "2147483647" }),
+    // Without a file (a urlencoded form has none), and an attachment that is not there.
+    owner(issue, { intent: "attach" }),
+    owner(issue, { intent: "delete-attachment", attachmentId: "2147483647" }),
+    owner(`${w}/attachments`, { file: "not a file" }),
     owner(`${p}/issues?status=todo&menu=save-view`, { intent: "save-view", name: "Todo", shared: "on", query: "status=todo&sort=priority" }),
     owner(`${p}/views/2147483647`, { intent: "rename", name: "Renamed" }),
     owner(`${p}/views/2147483647`, { intent: "delete" }),
@@ -402,6 +510,17 @@ function formsOf(site: Site): FormTarget[] {
     owner("/settings/notifications", { email: "all" }),
     owner("/settings/tokens", { intent: "create", name: "CI", scope: "read", expiresInDays: "30" }),
     owner("/settings/tokens", { intent: "revoke", tokenId: "2147483647" }),
+  ];
+}
+
+function uploadsOf(site: Site): UploadTarget[] {
+  const w = `/w/${site.slug}`;
+  const issue = `${w}/p/${site.key}/issues/${site.issueNumber}`;
+  return [
+    { path: `${w}/p/${site.key}/issues/new`, as: "owner", fields: { title: "With files", description: "See the files" } },
+    { path: issue, as: "owner", fields: { intent: "attach" } },
+    { path: issue, as: "owner", fields: { intent: "comment", body: "With files" } },
+    { path: `${w}/attachments`, as: "owner", fields: {} },
   ];
 }
 
@@ -447,16 +566,20 @@ function routesOf(site: Site): RouteTarget[] {
     { pattern: "/w/:workspace/p/:key/issues.csv", base },
     { pattern: "/w/:workspace/p/:key/settings", base, form: { intent: "update", name: "Website", description: "" } },
     { pattern: "/admin/monitoring/:digest", base },
+    { pattern: "/w/:workspace/attachments", base, form: { file: "not a file" } },
+    { pattern: "/w/:workspace/attachments/:id/:filename", base: { ...base, id: String(site.attachmentId), filename: encodeURIComponent(site.attachmentName) } },
   ];
 }
 
 function requestsOf(site: Site): HostileRequest[] {
   const forms = formsOf(site);
+  const uploads = uploadsOf(site);
   const lists = listsOf(site);
   const routes = routesOf(site);
   return requestKinds.flatMap((kind) =>
     [
       ...(kind.forForm ? forms.flatMap(kind.forForm) : []),
+      ...(kind.forUpload ? uploads.flatMap(kind.forUpload) : []),
       ...(kind.forList ? lists.flatMap(kind.forList) : []),
       ...(kind.forRoute ? routes.flatMap(kind.forRoute) : []),
       ...(kind.forSite ? kind.forSite(site) : []),
@@ -520,7 +643,7 @@ const at = new Date("2025-05-01T09:00:00.000Z");
 it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an internal detail, on %s", async (dialect) => {
   const database = await createTestDatabase(dialect);
   // The API's requests all come from one token: over its rate limit they would only be counted.
-  const server = await startServer({ ...database.env, API_RATE_LIMIT: "1000000" });
+  const server = await startServer({ ...database.env, API_RATE_LIMIT: "1000000", ATTACHMENT_MAX_BYTES: String(attachmentMaxBytes) });
   const handle = database.open();
   try {
     // The owner is the first account (the instance admin, for /admin) and makes the workspace.
@@ -541,6 +664,11 @@ it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an
     const issue = await db.selectFrom("issues").select("id").where("project_id", "=", project.id).executeTakeFirstOrThrow();
     await addComment(db, { project, issueId: issue.id, authorId: ownerRow.id, body: "Me too", now: at });
     const comment = await db.selectFrom("comments").select("id").executeTakeFirstOrThrow();
+    const files = new FormData();
+    files.append("intent", "attach");
+    files.append("file", new File(["Steps to reproduce\n"], "steps.txt", { type: "text/plain" }));
+    expect((await owner.postMultipart(`/w/acme/p/WEB/issues/${created.number}`, files)).status).toBe(302);
+    const attachment = await db.selectFrom("attachments").select(["id", "filename"]).executeTakeFirstOrThrow();
     const invited = await createInvitation(db, { workspaceId: workspace.id, email: "dee@example.com", role: "member", invitedBy: ownerRow.id, actorRole: "owner", now: new Date() });
     if (!invited.ok) throw new Error(invited.message);
     const invitation = await db.selectFrom("invitations").select("id").executeTakeFirstOrThrow();
@@ -558,6 +686,8 @@ it.concurrent.each(testDialects)("no request of odd input gets a 5xx or shows an
       issueId: issue.id,
       labelId: label.id,
       commentId: comment.id,
+      attachmentId: attachment.id,
+      attachmentName: attachment.filename,
       memberId,
       invitationId: invitation.id,
       invitationToken: invited.token,

@@ -51,4 +51,16 @@ export class BrowserlessClient {
     this.remember(response);
     return response;
   }
+
+  /** A form with files, as `<form enctype="multipart/form-data">` posts it (fetch writes the boundary). */
+  async postMultipart(path: string, form: FormData): Promise<Response> {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method: "POST",
+      redirect: "manual",
+      body: form,
+      headers: { cookie: this.cookieHeader(), origin: this.baseUrl },
+    });
+    this.remember(response);
+    return response;
+  }
 }

@@ -15,14 +15,14 @@ import type { Route } from "./+types/$id.$filename";
  * sandboxing CSP (app/host/security-headers.server.ts). An id never names other bytes: browsers
  * keep it a year.
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, request, url, context }: Route.LoaderArgs) {
   const user = context.get(currentUserContext);
   const id = parsePositiveInteger(params.id);
   const found =
     user && id && isWorkspaceSlug(params.workspace) ? await findServedAttachment(context.get(appContext).db, { workspaceSlug: params.workspace, id, userId: user.id }) : undefined;
   if (!found) throw data("Attachment not found.", { status: 404 });
   // The same file under another name (a link typed by hand): one address per file, so one cached copy.
-  if (params.filename !== found.filename) throw redirect(attachmentPath(params.workspace, found.id, found.filename), 301);
+  if (requestedFilename(url) !== found.filename) throw redirect(attachmentPath(params.workspace, found.id, found.filename), 301);
   const etag = `"${found.id}"`;
   const headers = new Headers({
     "Content-Type": found.content_type,
@@ -35,4 +35,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   headers.set("Content-Length", String(found.size));
   return new Response(new Uint8Array(found.content.buffer as ArrayBuffer, found.content.byteOffset, found.content.byteLength), { headers });
+}
+
+/**
+ * The file's name as its address spells it. Not `params.filename`: React Router turns a "%2F" left
+ * in a decoded parameter into "/", so a file named "a%2Fb.txt" was redirected to its own address.
+ */
+function requestedFilename(url: URL): string {
+  const segment = url.pathname.slice(url.pathname.lastIndexOf("/") + 1);
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
