@@ -7,7 +7,7 @@ import { type AttachmentRef, recordIssueEvent } from "~/issues/issue-events.serv
 import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import type { Transaction } from "kysely";
-import { formatBytes, inlineImageTypes, maxFilesPerRequest } from "./attachments";
+import { fileLimitProblem, formatBytes, inlineImageTypes } from "./attachments";
 import { detectContent } from "./content-type.server";
 
 /** A refusal of files: too many or too large (413, the limit named), or none at all (400). */
@@ -60,12 +60,11 @@ export function safeFilename(name: string): string {
 
 /** docs/product.md, Limits: 10 files a form, each at most ATTACHMENT_MAX_BYTES. */
 export function uploadProblem(files: readonly File[], limits: AttachmentLimits): UploadRefusal | undefined {
-  if (files.length > maxFilesPerRequest) return { ok: false, status: 413, message: `Attach at most ${maxFilesPerRequest} files at a time.` };
-  const large = files.find((file) => file.size > limits.maxBytes);
-  if (large) {
-    return { ok: false, status: 413, message: `Files may be at most ${formatBytes(limits.maxBytes)} each: ${safeFilename(large.name)} is ${formatBytes(large.size, "up")}.` };
-  }
-  return undefined;
+  const message = fileLimitProblem(
+    files.map((file) => ({ name: safeFilename(file.name), size: file.size })),
+    limits.maxBytes,
+  );
+  return message ? { ok: false, status: 413, message } : undefined;
 }
 
 const quotaRefusal = (limits: AttachmentLimits, used: number): UploadRefusal => ({

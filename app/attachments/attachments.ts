@@ -25,6 +25,16 @@ export type AttachmentItem = {
 /** How many files one form may carry (docs/product.md, Limits). */
 export const maxFilesPerRequest = 10;
 
+/**
+ * Why these files cannot be sent (docs/product.md, Limits: 10 a form, each at most `maxBytes`), in
+ * the words the server's 413 and the browser's own check share; undefined when they can.
+ */
+export function fileLimitProblem(files: readonly { name: string; size: number }[], maxBytes: number): string | undefined {
+  if (files.length > maxFilesPerRequest) return `Attach at most ${maxFilesPerRequest} files at a time.`;
+  const large = files.find((file) => file.size > maxBytes);
+  return large ? `Files may be at most ${formatBytes(maxBytes)} each: ${large.name} is ${formatBytes(large.size, "up")}.` : undefined;
+}
+
 /** Where an attachment is served: `/w/:workspace/attachments/:id/:filename`. */
 export function attachmentPath(workspaceSlug: string, id: number, filename: string): string {
   return `/w/${encodeURIComponent(workspaceSlug)}/attachments/${id}/${encodeURIComponent(filename)}`;

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { type AttachmentItem, formatBytes, maxFilesPerRequest } from "~/attachments/attachments";
+import { type AttachmentItem, fileLimitProblem, formatBytes } from "~/attachments/attachments";
 import { secondaryButtonClass } from "~/components/app-shell";
 import { ConfirmAction } from "~/components/confirm";
 import { SubmitButton } from "~/components/forms";
@@ -15,15 +15,7 @@ type ActionAnswer = { error?: Record<string, string[] | null> };
  * sent (the server says the same with a 413 when there is no JavaScript).
  */
 function checkFileSizes(input: HTMLInputElement, maxBytes: number) {
-  const files = [...(input.files ?? [])];
-  const large = files.find((file) => file.size > maxBytes);
-  input.setCustomValidity(
-    files.length > maxFilesPerRequest
-      ? `Attach at most ${maxFilesPerRequest} files at a time.`
-      : large
-        ? `Files may be at most ${formatBytes(maxBytes)} each: ${large.name} is ${formatBytes(large.size)}.`
-        : "",
-  );
+  input.setCustomValidity(fileLimitProblem([...(input.files ?? [])], maxBytes) ?? "");
   input.reportValidity();
 }
 
@@ -228,8 +220,8 @@ export function FileDropZone({ uploadUrl, maxBytes, children }: { uploadUrl: str
     function upload(file: File) {
       const id = ++uploadCount;
       const name = file.name || "pasted-file";
-      if (file.size > maxBytes) {
-        const message = `Files may be at most ${formatBytes(maxBytes)} each: ${name} is ${formatBytes(file.size)}.`;
+      const message = fileLimitProblem([{ name, size: file.size }], maxBytes);
+      if (message) {
         setUploads((all) => [...all.filter((u) => u.state !== "failed"), { id, name, state: "failed", message }]);
         return;
       }
@@ -243,13 +235,15 @@ export function FileDropZone({ uploadUrl, maxBytes, children }: { uploadUrl: str
         if (event.lengthComputable) change(id, { progress: event.loaded / event.total });
       };
       request.onload = () => {
-        const answer = request.response as { markdown?: string; error?: string } | null;
-        if (request.status === 201 && answer?.markdown) {
+        // A file refused is `{ error }`; who may not upload, or a form that cannot be read, is the message itself.
+        const answer = request.response as { markdown?: string; error?: string } | string | null;
+        if (request.status === 201 && typeof answer === "object" && answer?.markdown) {
           replaceText(textarea!, placeholder, answer.markdown);
           change(id, null);
         } else {
           replaceText(textarea!, `${placeholder}\n`, "");
-          change(id, { state: "failed", message: answer?.error ?? `${name} could not be uploaded (${request.status}).` });
+          const refusal = typeof answer === "string" ? answer : answer?.error;
+          change(id, { state: "failed", message: refusal ? `${name}: ${refusal}` : `${name} could not be uploaded (${request.status}).` });
         }
       };
       request.onerror = () => {

@@ -162,6 +162,9 @@ export function openDatabase(options: {
   useWriteAheadLog(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
+  // A deleted row's pages are overwritten with zeros rather than left in the file's free pages: a
+  // deleted attachment's bytes are gone from the file, not merely unlisted (docs/product.md).
+  sqlite.pragma("secure_delete = ON");
   return {
     db: new Kysely<DB>({ dialect: new CairnSqliteDialect({ database: withPreparedStatements(sqlite) }), log: tallyQuery }),
     dialect: "sqlite",

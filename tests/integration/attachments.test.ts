@@ -6,6 +6,9 @@
  * workspace, once), deletion by the uploader or an admin, serving to members only, inline images,
  * the daily clean-up of unclaimed uploads, and the activity and webhooks a change reaches.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -20,7 +23,7 @@ import {
   uploadUnclaimed,
 } from "~/attachments/attachments.server";
 import type { AttachmentLimits } from "~/config/env.server";
-import type { Database, DatabaseHandle } from "~/db/database.server";
+import { type Database, type DatabaseHandle, sqliteFileName } from "~/db/database.server";
 import { lockKeys } from "~/db/key-locks.server";
 import { addComment } from "~/comments/comments.server";
 import { createIssue, findIssueDetail, type ProjectScope } from "~/issues/issues.server";
@@ -150,7 +153,7 @@ describe.each(testDialects)("attachments on %s", (dialect) => {
     });
 
     it("refuses files over the limit, more than ten, or none, before anything is kept", async () => {
-      expect(await attach([sized(10), sized(limits.maxBytes + 1, "huge.bin")])).toEqual({ ok: false, status: 413, message: "Files may be at most 64 KiB each: huge.bin is 64 KiB." });
+      expect(await attach([sized(10), sized(limits.maxBytes + 1, "huge.bin")])).toEqual({ ok: false, status: 413, message: "Files may be at most 64 KiB each: huge.bin is 65 KiB." });
       expect(await attach(Array.from({ length: 11 }, () => sized(1)))).toMatchObject({ ok: false, status: 413 });
       expect(await attach([])).toEqual({ ok: false, status: 400, message: "Choose files to attach." });
       expect(await rows()).toEqual([]);
@@ -286,6 +289,20 @@ describe.each(testDialects)("attachments on %s", (dialect) => {
         ["attachment", "notes.txt", null],
       ]);
     });
+
+    if (dialect === "sqlite") {
+      it("leaves no trace of a deleted file's bytes in the database file", async () => {
+        const marker = `MARKER-${"secret ".repeat(5000)}`;
+        const attached = await attach([file(marker, "secret.txt")]);
+        if (!attached.ok) throw new Error("not attached");
+        // In the file itself (the write-ahead log holds it until its frames are written over).
+        await sql`pragma wal_checkpoint(truncate)`.execute(db);
+        expect(readFileSync(path.join(database.dataDir, sqliteFileName)).includes("MARKER-")).toBe(true);
+        expect(await remove(attached.attachments[0]!.id, grace, false)).toEqual({ ok: true });
+        await sql`pragma wal_checkpoint(truncate)`.execute(db);
+        expect(readFileSync(path.join(database.dataDir, sqliteFileName)).includes("MARKER-")).toBe(false);
+      });
+    }
 
     it("lets an admin delete anyone's file, and refuses a member another's (403)", async () => {
       const id = await attachedId(ada);

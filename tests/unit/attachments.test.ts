@@ -65,7 +65,7 @@ describe("uploadProblem", () => {
   const file = (size: number, name = "f.bin") => new File([new Uint8Array(size)], name);
 
   it("refuses a file over the limit with 413, naming the limit and the file", () => {
-    expect(uploadProblem([file(1024), file(1025, "big.bin")], limits)).toEqual({ ok: false, status: 413, message: "Files may be at most 1 KiB each: big.bin is 1 KiB." });
+    expect(uploadProblem([file(1024), file(1025, "big.bin")], limits)).toEqual({ ok: false, status: 413, message: "Files may be at most 1 KiB each: big.bin is 1.1 KiB." });
     expect(uploadProblem([file(1024)], limits)).toBeUndefined();
   });
 
@@ -101,6 +101,8 @@ describe("addresses and Markdown", () => {
 
 describe("formatBytes", () => {
   it("writes sizes in binary units, as the limits are", () => {
-    expect([0, 1, 912, 1024, 1536, 10 * 1024 * 1024, 1024 ** 3, 250 * 1024 * 1024].map(formatBytes)).toEqual(["0 bytes", "1 byte", "912 bytes", "1 KiB", "1.5 KiB", "10 MiB", "1 GiB", "250 MiB"]);
+    expect([0, 1, 912, 1024, 1536, 10 * 1024 * 1024, 1024 ** 3, 250 * 1024 * 1024].map((n) => formatBytes(n))).toEqual(["0 bytes", "1 byte", "912 bytes", "1 KiB", "1.5 KiB", "10 MiB", "1 GiB", "250 MiB"]);
+    // A size over a limit never reads as the limit.
+    expect([1025, 10 * 1024 * 1024 + 1, 10.3 * 1024 * 1024].map((n) => formatBytes(n, "up"))).toEqual(["1.1 KiB", "11 MiB", "11 MiB"]);
   });
 });

@@ -17,7 +17,8 @@ export function loader() {
 /**
  * A file dropped or pasted into a text box, with JavaScript (FileDropZone, app/components/attachments.tsx):
  * kept at once, for the form it was dropped into (claimAttachments), and answered as JSON with the
- * Markdown that shows it. Its refusals are JSON too: `{ "error": message }`.
+ * Markdown that shows it. Its refusals are JSON too: a file refused is `{ "error": message }`; who
+ * may not upload (403, 404) or a body that is no form (400, 415) is the message itself, a JSON string.
  */
 export async function action(args: Route.ActionArgs) {
   const { user, workspace } = await requireWorkspace(args, "issues:write");
