@@ -153,7 +153,7 @@ describe.each(testDialects)("sub-issues and relations on %s", (dialect) => {
     it("files a new issue as a sub-issue, with activity on both sides", async () => {
       const [parentId] = await file(web, 1);
       const created = await createIssue(db, { project: api, reporterId: ada, fields: issueFields({ title: "Part of it" }), parentKey: "WEB-1", now: at(3) });
-      expect(created).toEqual({ number: 1 });
+      expect(created).toEqual({ id: expect.any(Number), number: 1 });
       const child = await db.selectFrom("issues").select(["id", "parent_id", "version"]).where("project_id", "=", api.id).executeTakeFirstOrThrow();
       expect(child).toMatchObject({ parent_id: parentId, version: 1 });
       expect(await activity(child.id)).toEqual([["parent", null, "WEB-1"]]);

@@ -158,7 +158,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
 
       // A project of another workspace starts at 1 as well.
       const other = await insertProject(db, { workspaceId: otherWorkspaceId, key: "WEB", name: "WEB", at: t0 });
-      expect(await createIssue(db, { project: other, reporterId: oscar, fields: fields(), now: t0 })).toEqual({ number: 1 });
+      expect(await createIssue(db, { project: other, reporterId: oscar, fields: fields(), now: t0 })).toEqual({ id: expect.any(Number), number: 1 });
     });
 
     it("takes no number for an issue it refuses", async () => {
@@ -238,7 +238,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
     it("assigns to a member, an admin or the owner, never to a viewer or an outsider", async () => {
       await addMember(db, { workspaceId, userId: oscar, role: "admin", at: t0 });
       for (const assignee of [grace, ada, oscar]) {
-        expect(await create({ assigneeId: assignee })).toEqual({ number: expect.any(Number) });
+        expect(await create({ assigneeId: assignee })).toEqual({ id: expect.any(Number), number: expect.any(Number) });
       }
       await db.deleteFrom("memberships").where("workspace_id", "=", workspaceId).where("user_id", "=", oscar).execute();
       const before = await issueCount();

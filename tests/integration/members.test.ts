@@ -44,7 +44,7 @@ describe("can(): the permission matrix of docs/product.md, Roles", () => {
 
   it("covers the four roles", () => {
     expect([...roles].sort()).toEqual(["admin", "member", "owner", "viewer"]);
-    expect(cases).toHaveLength(11 * 4);
+    expect(cases).toHaveLength(12 * 4);
   });
 
   it.each(cases)("%s may %s: %s", (role, permission, allowed) => {
