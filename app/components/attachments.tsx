@@ -103,22 +103,25 @@ function AttachmentRow({ file }: { file: AttachmentItem }) {
   return (
     <li>
       {file.image ? (
-        <img src={file.url} alt="" width={28} height={28} loading="lazy" decoding="async" className="attachment-thumb" />
+        <img src={file.url} alt="" width={32} height={32} loading="lazy" decoding="async" className="attachment-thumb" />
       ) : (
         <span className="attachment-thumb attachment-icon" aria-hidden="true">
           <FileIcon size={14} />
         </span>
       )}
-      {/* A file, not a page of the app: a plain link, which the browser downloads or shows. */}
-      <a href={file.url} title={file.filename} className="min-w-0 flex-1 truncate hover:underline">
-        {file.filename}
-      </a>
-      <span className="attachment-meta">
-        <span className="tabular-nums">{formatBytes(file.size)}</span>
-        <span aria-hidden="true"> · </span>
-        <span className="hidden sm:inline">{file.uploaderName ?? "Someone"} · </span>
-        <RelativeTime at={file.createdAt} style="short" />
-      </span>
+      <div className="min-w-0 flex-1">
+        {/* A file, not a page of the app: a plain link, which the browser downloads or shows. */}
+        <a href={file.url} title={file.filename} className="block truncate hover:underline">
+          {file.filename}
+        </a>
+        <p className="attachment-meta">
+          <span className="tabular-nums">{formatBytes(file.size)}</span>
+          <span aria-hidden="true"> · </span>
+          {file.uploaderName ?? "Someone"}
+          <span aria-hidden="true"> · </span>
+          <RelativeTime at={file.createdAt} />
+        </p>
+      </div>
       {file.deletable ? (
         <ConfirmAction
           name={`delete-attachment-${file.id}`}

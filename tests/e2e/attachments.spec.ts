@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { crc32, deflateSync } from "node:zlib";
+import { pngBytes } from "../support/files";
 import { describeFindings, scan } from "./axe";
 import { expect, recordPosts, runCairn, test as cairnTest } from "./fixtures";
 import { type ChosenFile, createProject, fileIssue, issueDetail, openEditIssue, signUpWithWorkspace, submitOnIssue } from "./issues-helpers";
@@ -10,29 +10,7 @@ const test = cairnTest.extend({
   cairn: [async ({}, use) => runCairn(use, { ATTACHMENT_MAX_BYTES: String(maxBytes) }), { scope: "worker" }],
 });
 
-/** A real PNG of `width`×`height` pixels of one color, as small as a screenshot gets. */
-function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const frame = Buffer.alloc(8 + data.length + 4);
-    frame.writeUInt32BE(data.length, 0);
-    body.copy(frame, 4);
-    frame.writeUInt32BE(crc32(body), 4 + body.length);
-    return frame;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 2; // RGB
-  // Each row: filter type 0, then its pixels.
-  const row = Buffer.from([0, ...Array.from({ length: width }, () => [r, g, b]).flat()]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
-}
-
-const pngFile = (name: string, width: number, height: number, color: [number, number, number]): ChosenFile => ({ name, mimeType: "image/png", buffer: png(width, height, color) });
+const pngFile = (name: string, width: number, height: number, color: [number, number, number]): ChosenFile => ({ name, mimeType: "image/png", buffer: pngBytes(width, height, color) });
 const textFile = (name: string, text: string): ChosenFile => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
 
 /** The Attachments list's row of a file, by its name. */

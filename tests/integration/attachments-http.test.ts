@@ -11,11 +11,11 @@
  *   other: Olga (owner), Bea (member); project OPS (OPS-1).
  *   Small limits, so that the files are small: 64 KiB a file, 384 KiB a workspace.
  */
-import { crc32, deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files";
 import { type RunningServer, startServer } from "../support/server";
 
 const password = "correct horse battery";
@@ -49,46 +49,9 @@ function fileUrl(page: string, filename: string): string {
 }
 const idOf = (url: string) => Number(/\/attachments\/(\d+)\//.exec(url)![1]);
 
-// Files as their bytes are: each image with its dimensions in its header.
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-function png(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // 8-bit greyscale
-  const pixels = deflateSync(Buffer.alloc((width + 1) * height));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", pixels), pngChunk("IEND", Buffer.alloc(0))]);
-}
-const jpeg = (width: number, height: number) =>
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, height >> 8, height & 255, width >> 8, width & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
-function gif(width: number, height: number): Buffer {
-  const bytes = Buffer.alloc(14);
-  bytes.write("GIF89a");
-  bytes.writeUInt16LE(width, 6);
-  bytes.writeUInt16LE(height, 8);
-  bytes[13] = 0x3b;
-  return bytes;
-}
-function webp(width: number, height: number): Buffer {
-  const bytes = Buffer.alloc(30);
-  bytes.write("RIFF");
-  bytes.writeUInt32LE(22, 4);
-  bytes.write("WEBPVP8X", 8);
-  bytes.writeUInt32LE(10, 16);
-  bytes.writeUIntLE(width - 1, 24, 3);
-  bytes.writeUIntLE(height - 1, 27, 3);
-  return bytes;
-}
-const pdf = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
-const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>');
-const html = Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>");
+const pdf = pdfBytes();
+const svg = hostileSvg();
+const html = hostileHtml();
 /** Bytes that are no known type and not text (a NUL). */
 const binary = (size: number) => Buffer.from(Array.from({ length: size }, (_, i) => (i * 7919) % 256));
 
@@ -199,7 +162,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
 
   describe("sending files without JavaScript (multipart/form-data)", () => {
     it("files a new issue with its files: listed under Attachments, said in its activity, kept in the database", async () => {
-      const path = await fileIssue("Upload crash", { description: "See the files." }, [file("screen.png", png(3, 2), "image/png"), file("report.pdf", pdf, "application/pdf")]);
+      const path = await fileIssue("Upload crash", { description: "See the files." }, [file("screen.png", pngBytes(3, 2), "image/png"), file("report.pdf", pdf, "application/pdf")]);
       const page = must(await get(path), 200, "issue").body;
       expect(attachmentList(page)).toEqual(["screen.png", "report.pdf"]);
       expect(said(page)).toContain("attached screen.png");
@@ -208,8 +171,8 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       const screen = fileUrl(page, "screen.png");
       expect(visible(page)).toContain(`<img src="${screen}" alt="" width="28" height="28"`);
       const stored = await row(idOf(screen));
-      expect(stored).toMatchObject({ issue_id: await issueId(path), comment_id: null, filename: "screen.png", content_type: "image/png", size: png(3, 2).length, width: 3, height: 2 });
-      expect(Buffer.from(stored!.content).equals(png(3, 2))).toBe(true);
+      expect(stored).toMatchObject({ issue_id: await issueId(path), comment_id: null, filename: "screen.png", content_type: "image/png", size: pngBytes(3, 2).length, width: 3, height: 2 });
+      expect(Buffer.from(stored!.content).equals(pngBytes(3, 2))).toBe(true);
       expect(await row(idOf(fileUrl(page, "report.pdf")))).toMatchObject({ content_type: "application/pdf", width: null, height: null });
 
       // A file input left empty is no file.
@@ -220,7 +183,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     });
 
     it("attaches files to an issue (intent=attach); an empty file input is no file (400)", async () => {
-      must(await send(issuePage(1), { intent: "attach" }, [file("notes.txt", "Steps to reproduce\n", "text/plain"), file("photo.jpg", jpeg(4, 3), "image/jpeg")], "max"), 302, "attach");
+      must(await send(issuePage(1), { intent: "attach" }, [file("notes.txt", "Steps to reproduce\n", "text/plain"), file("photo.jpg", jpegBytes(4, 3), "image/jpeg")], "max"), 302, "attach");
       const page = (await get(issuePage(1))).body;
       expect(attachmentList(page)).toEqual(["notes.txt", "photo.jpg"]);
       expect(said(page)).toContain("attached notes.txt");
@@ -234,7 +197,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     it("comments with files: shown with the comment, its text kept; files alone make a comment; neither is refused", async () => {
       const before = await count("comments");
       must(await send(issuePage(1), { intent: "comment", body: "Here is the log" }, [file("server.log", "GET / 500\n", "text/plain")], "max"), 302, "comment");
-      must(await send(issuePage(1), { intent: "comment", body: "" }, [file("anim.gif", gif(5, 4), "image/gif")], "max"), 302, "files only");
+      must(await send(issuePage(1), { intent: "comment", body: "" }, [file("anim.gif", gifBytes(5, 4), "image/gif")], "max"), 302, "files only");
       expect(await count("comments")).toBe(before + 2);
       const page = visible((await get(issuePage(1))).body);
       const comments = page.split('aria-label="Comment by Max Member"').slice(1);
@@ -261,10 +224,10 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     let page: string;
     beforeAll(async () => {
       path = await fileIssue("Every kind of file", {}, [
-        file("screen.png", png(3, 2), "image/png"),
-        file("photo.jpg", jpeg(4, 3), "image/jpeg"),
-        file("anim.gif", gif(5, 4), "image/gif"),
-        file("pic.webp", webp(6, 5), "image/webp"),
+        file("screen.png", pngBytes(3, 2), "image/png"),
+        file("photo.jpg", jpegBytes(4, 3), "image/jpeg"),
+        file("anim.gif", gifBytes(5, 4), "image/gif"),
+        file("pic.webp", webpBytes(6, 5), "image/webp"),
         file("logo.svg", svg, "image/svg+xml"),
         file("page.html", html, "text/html"),
         file("report.pdf", pdf, "application/pdf"),
@@ -530,7 +493,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
 
     it("keeps an archived project's files: served, but neither attached nor deleted (403)", async () => {
       const old = issuePage(1, "OLD");
-      must(await send(old, { intent: "attach" }, [file("old-logo.png", png(2, 2), "image/png")]), 302, "attach");
+      must(await send(old, { intent: "attach" }, [file("old-logo.png", pngBytes(2, 2), "image/png")]), 302, "attach");
       const url = fileUrl((await get(old)).body, "old-logo.png");
       must(await post("/w/acme/p/OLD/settings", { intent: "archive" }), 302, "archive");
       expect((await send(old, { intent: "attach" }, [file("late.txt", "late")])).status).toBe(403);
@@ -547,8 +510,8 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
 
   describe("files dropped into a text box (the upload endpoint, with JavaScript)", () => {
     it("keeps a file and answers 201 with its address and the Markdown that shows it", async () => {
-      const image = await upload(file("drop.png", png(3, 2), "image/png"));
-      expect(image).toEqual({ id: expect.any(Number), filename: "drop.png", contentType: "image/png", size: png(3, 2).length, url: `/w/acme/attachments/${image.id}/drop.png`, markdown: `![drop.png](/w/acme/attachments/${image.id}/drop.png)` });
+      const image = await upload(file("drop.png", pngBytes(3, 2), "image/png"));
+      expect(image).toEqual({ id: expect.any(Number), filename: "drop.png", contentType: "image/png", size: pngBytes(3, 2).length, url: `/w/acme/attachments/${image.id}/drop.png`, markdown: `![drop.png](/w/acme/attachments/${image.id}/drop.png)` });
       const text = await upload(file("a [draft].txt", "draft"));
       expect(text.markdown).toBe(`[a \\[draft\\].txt](/w/acme/attachments/${text.id}/a%20%5Bdraft%5D.txt)`);
       expect(await row(image.id)).toMatchObject({ issue_id: null, comment_id: null });
@@ -578,7 +541,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     });
 
     it("writes Markdown that survives parentheses and brackets in a name: shown inline, linked, no text left over", async () => {
-      const smile = await upload(file("smile :).png", png(3, 2), "image/png"));
+      const smile = await upload(file("smile :).png", pngBytes(3, 2), "image/png"));
       const open = await upload(file("a(b [c].txt", "x"));
       expect(smile.markdown).toBe(`![smile :).png](/w/acme/attachments/${smile.id}/smile%20%3A%29.png)`);
       const path = await fileIssue("Parentheses", { description: `${smile.markdown}\n\n${open.markdown}` }, [], "max");
@@ -592,7 +555,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     });
 
     it("gives a new issue the files its description links: listed in its Attachments, shown inline", async () => {
-      const shot = await upload(file("shot.png", png(3, 2), "image/png"));
+      const shot = await upload(file("shot.png", pngBytes(3, 2), "image/png"));
       const doc = await upload(file("spec.pdf", pdf, "application/pdf"));
       const path = await fileIssue("With dropped files", { description: `Look:\n\n${shot.markdown}\n\nand ${doc.markdown}` }, [], "max");
       const page = (await get(path)).body;
@@ -611,15 +574,15 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       expect(claimed!.comment_id).not.toBeNull();
 
       const path = await fileIssue("Edited later", {}, [], "max");
-      const later = await upload(file("later.gif", gif(5, 4), "image/gif"));
+      const later = await upload(file("later.gif", gifBytes(5, 4), "image/gif"));
       const version = /name="version" value="(\d+)"/.exec((await get(path, "max")).body)![1]!;
       must(await post(path, { intent: "update", version, title: "Edited later", description: later.markdown }, "max"), 302, "edit");
       expect(attachmentList((await get(path)).body)).toEqual(["later.gif"]);
     });
 
     it("never claims someone else's upload, nor one of another workspace, linked in my text", async () => {
-      const maxs = await upload(file("maxs.png", png(2, 2), "image/png"), "max");
-      const beas = await upload(file("beas.png", png(2, 2), "image/png"), "bea", "other");
+      const maxs = await upload(file("maxs.png", pngBytes(2, 2), "image/png"), "max");
+      const beas = await upload(file("beas.png", pngBytes(2, 2), "image/png"), "bea", "other");
       const description = [maxs.markdown, `![beas](/w/acme/attachments/${beas.id}/beas.png)`, `![beas](${beas.url})`].join("\n\n");
       const path = await fileIssue("Not mine", { description }, [], "bea");
       must(await post(path, { intent: "comment", body: maxs.markdown }, "bea"), 302, "comment");
@@ -633,9 +596,9 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
   });
 
   it("shows this workspace's images inline; another workspace's attachment, a non-image or another host's image stays a link", async () => {
-    const ours = await upload(file("ours.png", png(3, 2), "image/png"));
+    const ours = await upload(file("ours.png", pngBytes(3, 2), "image/png"));
     const doc = await upload(file("doc.pdf", pdf, "application/pdf"));
-    const theirs = await upload(file("theirs.png", png(2, 2), "image/png"), "olga", "other");
+    const theirs = await upload(file("theirs.png", pngBytes(2, 2), "image/png"), "olga", "other");
     const description = [
       `![ours](${ours.url})`,
       `![doc](${doc.url})`,

@@ -1,38 +1,58 @@
-import { deflateSync } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 
-/** A real PNG of the given size, one colour, as a browser would upload it (no image library needed). */
-export function pngBytes(width: number, height: number): Buffer {
+/**
+ * Files as browsers upload them, made here rather than kept as fixtures: each image with its
+ * dimensions in its header, where Cairn reads them.
+ */
+
+/** A real PNG of `width`×`height` pixels of one colour (browsers draw it). */
+export function pngBytes(width: number, height: number, [r, g, b]: [number, number, number] = [79, 79, 79]): Buffer {
   const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
     const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
+    const frame = Buffer.alloc(8 + data.length + 4);
+    frame.writeUInt32BE(data.length, 0);
+    body.copy(frame, 4);
+    frame.writeUInt32BE(crc32(body), 4 + body.length);
+    return frame;
   };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits a channel, RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x4f)]);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // RGB
+  // Each row: filter type 0, then its pixels.
+  const row = Buffer.from([0, ...Array.from({ length: width }, () => [r, g, b]).flat()]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
 }
 
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
+/** The headers of the other images shown inline: enough for their type and dimensions, no pixels. */
+export const jpegBytes = (width: number, height: number) =>
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, height >> 8, height & 255, width >> 8, width & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
+
+export function gifBytes(width: number, height: number): Buffer {
+  const bytes = Buffer.alloc(14);
+  bytes.write("GIF89a");
+  bytes.writeUInt16LE(width, 6);
+  bytes.writeUInt16LE(height, 8);
+  bytes[13] = 0x3b;
+  return bytes;
 }
 
-/** The smallest images of the other kinds shown inline: 1×1 each. */
-export const jpegBytes = () =>
-  Buffer.from("/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=", "base64");
-export const gifBytes = () => Buffer.from("R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==", "base64");
-export const webpBytes = () => Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64");
+export function webpBytes(width: number, height: number): Buffer {
+  const bytes = Buffer.alloc(30);
+  bytes.write("RIFF");
+  bytes.writeUInt32LE(22, 4);
+  bytes.write("WEBPVP8X", 8);
+  bytes.writeUInt32LE(10, 16);
+  bytes.writeUIntLE(width - 1, 24, 3);
+  bytes.writeUIntLE(height - 1, 27, 3);
+  return bytes;
+}
 
-/** A page that would run a script if a browser took it for HTML: what an attacker names `.png`. */
-export const hostileHtml = () => Buffer.from('<!doctype html><html><body><script>fetch("/logout",{method:"POST"})</script></body></html>');
+export const pdfBytes = () => Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
+
+/** A page that would run a script if a browser took it for HTML or SVG: what an attacker names `.png`. */
+export const hostileHtml = () => Buffer.from("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>");
+export const hostileSvg = () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>');

@@ -7,24 +7,23 @@ import { describe, expect, it } from "vitest";
 import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes } from "~/attachments/attachments";
 import { safeFilename, uploadProblem } from "~/attachments/attachments.server";
 import { detectContent } from "~/attachments/content-type.server";
-import { gifBytes, hostileHtml, jpegBytes, pngBytes, webpBytes } from "../support/files";
+import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files";
 
 describe("detectContent", () => {
   it("finds the images shown inline, with their dimensions", async () => {
     expect(await detectContent(pngBytes(640, 480))).toEqual({ contentType: "image/png", width: 640, height: 480 });
-    expect(await detectContent(jpegBytes())).toEqual({ contentType: "image/jpeg", width: 1, height: 1 });
-    expect(await detectContent(gifBytes())).toEqual({ contentType: "image/gif", width: 1, height: 1 });
-    expect(await detectContent(webpBytes())).toEqual({ contentType: "image/webp", width: 1, height: 1 });
+    expect(await detectContent(jpegBytes(300, 200))).toEqual({ contentType: "image/jpeg", width: 300, height: 200 });
+    expect(await detectContent(gifBytes(16, 9))).toEqual({ contentType: "image/gif", width: 16, height: 9 });
+    expect(await detectContent(webpBytes(1200, 30))).toEqual({ contentType: "image/webp", width: 1200, height: 30 });
   });
 
   it("takes an HTML page or an SVG for text, whatever it is called: neither is ever a page or an image of Cairn", async () => {
     expect(await detectContent(hostileHtml())).toEqual({ contentType: "text/plain; charset=utf-8", width: null, height: null });
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    expect((await detectContent(svg)).contentType).toBe("text/plain; charset=utf-8");
+    expect((await detectContent(hostileSvg())).contentType).toBe("text/plain; charset=utf-8");
   });
 
   it("names other known formats, and unknown bytes as octet-stream", async () => {
-    expect((await detectContent(Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF"))).contentType).toBe("application/pdf");
+    expect((await detectContent(pdfBytes())).contentType).toBe("application/pdf");
     expect((await detectContent(Buffer.from([0, 1, 2, 0xff, 0xfe]))).contentType).toBe("application/octet-stream");
     // Not UTF-8: not text.
     expect((await detectContent(Buffer.from([0x68, 0x69, 0xc3]))).contentType).toBe("application/octet-stream");
