@@ -4,7 +4,7 @@
 // Builds Cairn, then for each database (SQLite in a temporary DATA_DIR; PostgreSQL in a new database
 // on BENCH_DATABASE_URL, by default postgres://postgres@127.0.0.1:5432/postgres, skipped when it does
 // not answer) and each size: seeds a workspace (`node server.js seed`, timed), starts the production
-// server, signs in over HTTP, finds the pages' URLs (from the database, not the markup), and measures each page with autocannon next to
+// server, signs in over HTTP, attaches a 1 MiB PNG to an issue (to download it too), finds the pages' URLs (from the database, not the markup), and measures each page with autocannon next to
 // the floor: the same server answering /login signed out, a page rendered by React Router without data
 // or a query — and next to a fixed reference, a bare Node HTTP server answering the floor's HTML gzipped
 // (tests/bench/reference-server.js), so that a faster floor shows as the gain it is. With --profile,
@@ -22,6 +22,7 @@ import {
   demoWorkspace,
   largestDemoProject,
   postgresAnswers,
+  queryDemoDatabase,
   repoRoot,
   runOrThrow,
   seedDemo,
@@ -29,6 +30,7 @@ import {
   startDemoServer,
 } from "../tools/demo-instance.js";
 import { summariseCpuProfile } from "./cpu-profile.js";
+import { pngBytes } from "../support/files.js";
 
 /** A word many seeded titles, descriptions and comments contain. */
 const searchWord = "error";
@@ -93,6 +95,27 @@ function peakRssMiB(pid) {
 async function getHtml(url, headers, pagePath) {
   const response = await fetch(`${url}${pagePath}`, { redirect: "manual", headers });
   return { response, html: await response.text() };
+}
+
+/** The size of the file the bench downloads: a screenshot's, noise so that nothing compresses it. */
+const benchFileBytes = 1024 * 1024;
+
+/**
+ * Attaches a 1 MiB PNG to the project's first issue through its attach form (multipart, as a
+ * browser sends it), for the bench to download: the file's address, from the database.
+ * @param {string} url @param {string} cookie @param {Record<string, string>} env @param {string} project the project's path
+ * @returns {Promise<Page>}
+ */
+async function attachBenchFile(url, cookie, env, project) {
+  const side = Math.ceil(Math.sqrt(benchFileBytes / 3));
+  const form = new FormData();
+  form.append("intent", "attach");
+  form.append("file", new Blob([new Uint8Array(pngBytes(side, side, "noise"))], { type: "image/png" }), "screenshot.png");
+  const response = await fetch(`${url}${project}/issues/1`, { method: "POST", body: form, redirect: "manual", headers: { cookie, origin: url } });
+  if (response.status !== 302) throw new Error(`Attaching the bench's file failed with ${response.status}`);
+  const [row] = await queryDemoDatabase(env, "select id, size from attachments order by id desc limit 1");
+  const id = Number(row?.id);
+  return { name: `file: ${(Number(row?.size) / 1024 / 1024).toFixed(1)} MiB PNG`, path: `/w/${demoWorkspace}/attachments/${id}/screenshot.png`, signedIn: true };
 }
 
 /**
@@ -192,11 +215,15 @@ const gzippedSize = (files) => files.reduce((sum, file) => sum + readFileSync(pa
 async function probe(url, headers, page) {
   const { response, html } = await getHtml(url, headers, page.path);
   const timing = /db;dur=([\d.]+);desc="(\d+) quer/.exec(response.headers.get("server-timing") ?? "");
-  const scripts = loadedScripts(html);
+  // A file (the PNG) is sent as it is, its bytes not text: its size, no scripts.
+  const type = response.headers.get("content-type") ?? "";
+  const file = !/^(text\/|application\/json)/.test(type);
+  const scripts = type.startsWith("text/html") ? loadedScripts(html) : { first: [], later: [] };
+  const fileBytes = Number(response.headers.get("content-length"));
   return {
     status: response.status,
-    htmlBytes: Buffer.byteLength(html),
-    htmlGzipBytes: gzipSync(html).length,
+    htmlBytes: file ? fileBytes : Buffer.byteLength(html),
+    htmlGzipBytes: file ? fileBytes : gzipSync(html).length,
     queries: timing ? Number(timing[2]) : null,
     dbMs: timing ? Number(timing[1]) : null,
     jsFiles: scripts.first,
@@ -295,6 +322,7 @@ async function benchmarkOne(dialect, issues, settings, adminUrl) {
       const cookie = await signIn(server.url);
       const headersOf = await requestHeaders(server.url, cookie);
       const pages = await benchedPages(database.env);
+      pages.push(await attachBenchFile(server.url, cookie, database.env, /** @type {Page} */ (pages[1]).path.replace(/\/issues$/, "")));
       // Every probe before any load, so that none includes the session's once-a-minute last-seen write.
       /** @type {Probe[]} */
       const probes = [];

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { pngBytes } from "../support/files";
+import { pngBytes } from "../support/files.js";
 import { describeFindings, scan } from "./axe";
 import { expect, recordPosts, runCairn, test as cairnTest } from "./fixtures";
 import { type ChosenFile, createProject, fileIssue, issueDetail, openEditIssue, signUpWithWorkspace, submitOnIssue } from "./issues-helpers";

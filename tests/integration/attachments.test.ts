@@ -29,7 +29,7 @@ import { addComment } from "~/comments/comments.server";
 import { createIssue, findIssueDetail, type ProjectScope } from "~/issues/issues.server";
 import { deleteWorkspace } from "~/workspaces/workspaces.server";
 import { testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
-import { hostileHtml, pngBytes } from "../support/files";
+import { hostileHtml, pngBytes } from "../support/files.js";
 import { issueFields } from "../support/issues";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";

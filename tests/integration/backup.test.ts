@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteFileName } from "~/db/database.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
-import { pngBytes } from "../support/files";
+import { pngBytes } from "../support/files.js";
 import { repoRoot } from "../support/paths";
 import { type RunningServer, startServer } from "../support/server";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes } from "~/attachments/attachments";
 import { safeFilename, uploadProblem } from "~/attachments/attachments.server";
 import { detectContent } from "~/attachments/content-type.server";
-import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files";
+import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
 
 describe("detectContent", () => {
   it("finds the images shown inline, with their dimensions", async () => {

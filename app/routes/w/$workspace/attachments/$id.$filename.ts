@@ -27,7 +27,8 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
   const headers = new Headers({
     "Content-Type": found.content_type,
     "Content-Disposition": contentDisposition(found.filename, { type: inlineImageTypes.has(found.content_type) ? "inline" : "attachment" }),
-    "Cache-Control": "private, max-age=31536000, immutable",
+    // Only text is worth compressing; images, archives and the rest are compressed already, or noise.
+    "Cache-Control": `private, max-age=31536000, immutable${found.content_type.startsWith("text/") ? "" : ", no-transform"}`,
     ETag: etag,
   });
   if (request.headers.get("If-None-Match")?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {

@@ -1,13 +1,20 @@
+import { randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 
 /**
  * Files as browsers upload them, made here rather than kept as fixtures: each image with its
- * dimensions in its header, where Cairn reads them.
+ * dimensions in its header, where Cairn reads them. JavaScript, for the bench too (plain Node).
  */
 
-/** A real PNG of `width`×`height` pixels of one colour (browsers draw it). */
-export function pngBytes(width: number, height: number, [r, g, b]: [number, number, number] = [79, 79, 79]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
+/**
+ * A real PNG of `width`×`height` pixels (browsers draw it): of one colour, or of noise, which no
+ * compression shrinks (a screenshot's size from few pixels).
+ * @param {number} width @param {number} height @param {[number, number, number] | "noise"} [fill]
+ * @returns {Buffer}
+ */
+export function pngBytes(width, height, fill = [79, 79, 79]) {
+  /** @param {string} type @param {Buffer} data */
+  const chunk = (type, data) => {
     const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
     const frame = Buffer.alloc(8 + data.length + 4);
     frame.writeUInt32BE(data.length, 0);
@@ -21,17 +28,19 @@ export function pngBytes(width: number, height: number, [r, g, b]: [number, numb
   header[8] = 8; // bits per channel
   header[9] = 2; // RGB
   // Each row: filter type 0, then its pixels.
-  const row = Buffer.from([0, ...Array.from({ length: width }, () => [r, g, b]).flat()]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  const row = () => Buffer.concat([Buffer.from([0]), fill === "noise" ? randomBytes(width * 3) : Buffer.from(Array.from({ length: width }, () => fill).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, row));
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
 }
 
 /** The headers of the other images shown inline: enough for their type and dimensions, no pixels. */
-export const jpegBytes = (width: number, height: number) =>
+/** @param {number} width @param {number} height */
+export const jpegBytes = (width, height) =>
   Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 17, 8, height >> 8, height & 255, width >> 8, width & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
 
-export function gifBytes(width: number, height: number): Buffer {
+/** @param {number} width @param {number} height */
+export function gifBytes(width, height) {
   const bytes = Buffer.alloc(14);
   bytes.write("GIF89a");
   bytes.writeUInt16LE(width, 6);
@@ -40,7 +49,8 @@ export function gifBytes(width: number, height: number): Buffer {
   return bytes;
 }
 
-export function webpBytes(width: number, height: number): Buffer {
+/** @param {number} width @param {number} height */
+export function webpBytes(width, height) {
   const bytes = Buffer.alloc(30);
   bytes.write("RIFF");
   bytes.writeUInt32LE(22, 4);
