@@ -47,12 +47,19 @@ export function singleLineText({ empty, max }: { empty: string; max?: number }) 
 }
 
 /**
- * A multi-line Markdown field (a description, a comment): of allowed characters, `empty` when
- * required and blank, at most `max` characters. Trimmed unless `trim` is false (leading spaces
- * can be Markdown: an indented code block).
+ * Line breaks as one character, "\n". Browsers send a form's line breaks as "\r\n", but a script's
+ * FormData (React Router's, with JavaScript, sent urlencoded) as "\n": the same text, kept two ways,
+ * read as changed when it was not.
+ */
+export const normalizeLineBreaks = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/**
+ * A multi-line Markdown field (a description, a comment): its line breaks "\n", of allowed
+ * characters, `empty` when required and blank, at most `max` characters. Trimmed unless `trim` is
+ * false (leading spaces can be Markdown: an indented code block).
  */
 export function multiLineText({ max, empty, trim = true }: { max: number; empty?: string; trim?: boolean }) {
-  const string = z.string(empty ? { error: empty } : undefined);
+  const string = z.string(empty ? { error: empty } : undefined).overwrite(normalizeLineBreaks);
   const text = (trim ? string.trim() : string).superRefine(allowedCharacters("multiple"));
   return (empty ? text.min(1, empty) : text).max(max, `Use at most ${max.toLocaleString("en")} characters.`);
 }

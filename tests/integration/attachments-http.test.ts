@@ -363,6 +363,10 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       const filler = Array.from({ length: 6 }, (_, i) => file(`part${i}.bin`, binary(60 * KiB)));
       must(await send(issuePage(1, "OPS", "other"), { intent: "attach" }, filler, "olga"), 302, "fill");
       const total = "This workspace's files may total at most 384 KiB, and 360 KiB are used: there is no room for these.";
+      // The workspace's settings show the room taken, to every member.
+      const settings = said((await get("/w/other/settings", "bea")).body);
+      expect(settings).toContain("360 KiB of 384 KiB used · 6 files");
+      expect(settings).toContain("Each file may be at most 64 KiB.");
       const more = () => file("more.bin", binary(30 * KiB));
       const issue = await send("/w/other/p/OPS/issues/new", { title: "Quota title", description: "Quota description" }, [more()], "olga");
       expect(issue.status).toBe(413);

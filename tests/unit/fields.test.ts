@@ -111,6 +111,13 @@ describe("multiLineText", () => {
     expect(messages(body, "a\u202eb")).toHaveLength(1);
   });
 
+  it("keeps every line break as \\n, whichever way the browser sent it", () => {
+    const description = multiLineText({ max: 10, trim: false });
+    expect(description.parse("a\r\nb\rc\n\r\nd")).toBe("a\nb\nc\n\nd");
+    // Counted once each.
+    expect(description.parse("\r\n".repeat(10))).toBe("\n".repeat(10));
+  });
+
   it("leaves leading spaces (an indented code block) when asked not to trim", () => {
     const description = multiLineText({ max: 50_000, trim: false });
     expect(description.parse("    code\n")).toBe("    code\n");

@@ -18,6 +18,7 @@ import { ParentLine, ParentProperty, RelationsProperty, SubIssues } from "~/comp
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
+import { flashHeader } from "~/flash/flash.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/context/app-context.server";
@@ -222,7 +223,8 @@ export async function action(args: Route.ActionArgs) {
   // args.url, not request.url: with JavaScript the request is for the `.data` URL.
   const params = new URLSearchParams(args.url.search);
   for (const name of transientParams) params.delete(name);
-  const back = redirect(`${args.url.pathname}${params.size ? `?${params}` : ""}`);
+  const backTo = `${args.url.pathname}${params.size ? `?${params}` : ""}`;
+  const back = redirect(backTo);
   const claim = (text: string, commentId?: number) =>
     claimAttachments(db, { project, issueId: issue.id, commentId, uploaderId: user.id, ids: attachmentIdsIn(text, workspace.slug), now, mail });
 
@@ -270,11 +272,15 @@ export async function action(args: Route.ActionArgs) {
     if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
     const added = await addComment(db, { project, issueId: issue.id, authorId: user.id, body: form.body, now, mail });
     if (!added.ok) throw data(added.message, { status: added.status });
+    await claim(form.body, added.commentId);
     if (form.file.length) {
       const attached = await attachFiles(services, { project, issueId: issue.id, commentId: added.commentId, uploaderId: user.id, files: form.file, limits: config.attachments, now, mail });
-      if (!attached.ok) throw data(attached.message, { status: attached.status });
+      // Only another upload filling the workspace in between can refuse them now: the comment stands, and says so.
+      if (!attached.ok) {
+        const flash = { text: `The comment was added, but its files were not attached: ${attached.message}` };
+        return redirect(backTo, { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
+      }
     }
-    await claim(form.body, added.commentId);
     return back;
   }
   if (form.intent === "update" || form.intent === "status") {
