@@ -26,8 +26,9 @@ async function scriptlessMirror(browser: Browser, baseURL: string, page: Page, c
 
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility, ${colorScheme} color scheme`, () => {
-    // Signs up (scrypt at N=2^17, docs/product.md, Limits), files issues and scans ten screens.
-    test.describe.configure({ timeout: 150_000 });
+    // Signs up (scrypt, docs/product.md, Limits), files issues and scans the main screens; without
+    // JavaScript each twice over (the page, then its scriptless mirror): minutes on a busy 2-core machine.
+    test.describe.configure({ timeout: 300_000 });
 
     test(`axe finds no serious or critical violation on the main screens (${colorScheme})`, async ({ page, browser, baseURL, javaScriptEnabled }, testInfo) => {
       test.skip(testInfo.project.use.colorScheme !== colorScheme, "the project of this color scheme runs it");

@@ -85,7 +85,8 @@ async function checkScreens(page: Page, javaScriptEnabled: boolean, testInfo: Te
 }
 
 test.describe("settings, admin and public pages", () => {
-  test.describe.configure({ timeout: 240_000 });
+  // Every settings, admin and public page at two sizes, each scanned by axe: minutes on a busy 2-core machine.
+  test.describe.configure({ timeout: 420_000 });
 
   test("fit 1440×900 and 390×844, name themselves, show times as <time datetime>, and pass axe", async ({ browser, javaScriptEnabled }, testInfo) => {
     await runCairn(async ({ server }) => {
