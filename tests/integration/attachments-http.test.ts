@@ -13,12 +13,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
 import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 const KiB = 1024;
 const maxBytes = 64 * KiB;
 const workspaceMaxBytes = 384 * KiB;
@@ -80,11 +79,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     if (got.status !== status) throw new Error(`${what}: expected ${status}, got ${got.status} ${said(got.body).slice(0, 300)}`);
     return got;
   }
-  async function signUp(name: string, email: string): Promise<BrowserlessClient> {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
   const issuePage = (number: number, project = "WEB", workspace = "acme") => `/w/${workspace}/p/${project}/issues/${number}`;
   /** Files a new issue in WEB; answers its page's path. */
   async function fileIssue(title: string, fields: Record<string, string> = {}, files: File[] = [], who: Who = "ada"): Promise<string> {

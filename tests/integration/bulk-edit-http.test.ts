@@ -11,11 +11,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 const list = "/w/acme/p/WEB/issues";
 
 /** The page without its scripts (their hydration data repeats the action's answer). */
@@ -39,11 +38,7 @@ describe("the issue list's bulk edit over HTTP", () => {
   const clients = {} as Record<"ada" | "max" | "vic" | "oscar", BrowserlessClient>;
   const ids = { web: [] as number[], old1: 0, bet1: 0, max: 0, vic: 0, bug: 0, docs: 0, secret: 0 };
 
-  async function signUp(name: string, email: string) {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
 
   async function post(path: string, fields: Record<string, string> | URLSearchParams, client = clients.ada) {
     const response = await client.post(path, fields);

@@ -8,11 +8,10 @@
  *   other: Oscar (owner), with the label "Foreign".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 
 /** Form fields in order; a name may repeat (labelIds). */
 type Fields = [name: string, value: string][];
@@ -85,11 +84,7 @@ describe("bad input on the project and issue forms", () => {
     return answer;
   }
 
-  async function signUp(name: string, email: string): Promise<BrowserlessClient> {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
 
   async function join(client: BrowserlessClient, email: string, role: string) {
     const invited = must(await post("/w/acme/settings/members", { intent: "invite", email, role }), 302, `invite ${email}`);

@@ -9,11 +9,10 @@
  *   other: Oscar (owner); project OPS with OPS-1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 type Answer = { status: number; location: string | null; body: string };
 
 /** The page without its scripts (whose hydration data repeats the action's messages). */
@@ -46,11 +45,7 @@ describe("sub-issues and relations over HTTP", () => {
     if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.body.slice(0, 300)}`);
     return answer;
   }
-  async function signUp(name: string, email: string): Promise<BrowserlessClient> {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
 
   beforeAll(async () => {
     database = await createTestDatabase("sqlite");

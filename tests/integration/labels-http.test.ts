@@ -3,11 +3,10 @@
  * JavaScript would: form posts, redirects not followed, a cookie jar per person.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 const labelsPath = "/w/acme/settings/labels";
 const forbidden = "You don&#x27;t have permission to do that.";
 
@@ -42,11 +41,7 @@ describe.each(testDialects)("labels over HTTP on %s", (dialect) => {
   let member: BrowserlessClient;
   let outsider: BrowserlessClient;
 
-  async function signUp(name: string, email: string): Promise<BrowserlessClient> {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
 
   async function page(client = owner): Promise<string> {
     const response = await client.get(labelsPath);

@@ -10,11 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
-import { BrowserlessClient } from "../support/browserless-client";
+import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
-const password = "correct horse battery";
 const list = "/w/acme/p/WEB/issues";
 
 /** The page without its scripts (their hydration data repeats the loaders' answers). */
@@ -33,11 +32,7 @@ describe("saved views over HTTP", () => {
   let server: RunningServer;
   const clients = {} as Record<"ada" | "bea" | "max" | "vic" | "olga", BrowserlessClient>;
 
-  async function signUp(name: string, email: string) {
-    const client = new BrowserlessClient(server.url);
-    expect((await client.post("/signup", { name, email, password })).status).toBe(302);
-    return client;
-  }
+  const signUp = (name: string, email: string) => signUpOverHttp(server.url, name, email);
 
   async function post(client: BrowserlessClient, path: string, fields: Record<string, string>) {
     const response = await client.post(path, fields);

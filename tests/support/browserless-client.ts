@@ -64,3 +64,14 @@ export class BrowserlessClient {
     return response;
   }
 }
+
+/** The password the HTTP tests sign up with. */
+export const testPassword = "correct horse battery";
+
+/** A new account, signed up over HTTP as a browser without JavaScript does: its browser, signed in. */
+export async function signUpOverHttp(baseUrl: string, name: string, email: string): Promise<BrowserlessClient> {
+  const client = new BrowserlessClient(baseUrl);
+  const response = await client.post("/signup", { name, email, password: testPassword });
+  if (response.status !== 302) throw new Error(`Signing up ${email} answered ${response.status}`);
+  return client;
+}
