@@ -514,9 +514,9 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
 
         <div className="min-w-0 @2xl:col-start-1 @2xl:row-start-2">
           {editing ? null : (
-            <section aria-label="Description" className="prose-issue mb-6 text-sm break-words">
+            <section aria-label="Description" className="mb-6 text-sm break-words">
               {issue.descriptionHtml ? (
-                <div dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
+                <div className="prose-issue" dangerouslySetInnerHTML={{ __html: issue.descriptionHtml }} />
               ) : (
                 <p className="muted">No description.</p>
               )}
