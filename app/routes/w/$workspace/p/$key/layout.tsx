@@ -44,8 +44,9 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-100">Archived — read-only</span>
         ) : null}
         {canWrite ? (
-          <Link to={`${base}/issues/new`} className={primaryButtonClass} aria-keyshortcuts="c">
-            <Plus size={14} aria-hidden="true" /> New issue
+          <Link to={`${base}/issues/new`} className={`${primaryButtonClass} max-sm:w-7 max-sm:justify-center max-sm:px-0`} aria-keyshortcuts="c">
+            {/* On a phone only the plus shows, a square, so the button fits on the tabs' line. */}
+            <Plus size={14} aria-hidden="true" /> <span className="max-sm:sr-only">New issue</span>
           </Link>
         ) : null}
       </ContentHeader>
