@@ -26,7 +26,7 @@ async function takeWaitingConnections(server: Server, limitMs: number) {
 }
 
 /**
- * On SIGTERM or SIGINT: /readyz turns 503 and answers close their connections; after
+ * On SIGTERM or SIGINT: /readyz turns 503 and every answer not yet started closes its connection; after
  * `drainSeconds` the port closes; every request that reached the server before then is answered,
  * within `timeoutMs`, after which the connections still open are cut; last, `release` sends what is
  * still queued for export and closes the database.
@@ -41,14 +41,26 @@ export function stopGracefullyOnSignals(options: {
 }) {
   const { server, lifecycle, logger, drainSeconds, timeoutMs = 10_000, release } = options;
   let stopping = false;
+  // Clients (a load balancer's kept-alive connections, say) send their next request elsewhere.
+  // libuv runs a signal's callback after the other I/O of its loop turn, so the requests read in
+  // that turn are already under way when `stop` runs: their answers, not yet started, close too.
+  const answering = new Set<ServerResponse>();
+  server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) {
+      response.setHeader("Connection", "close");
+      return;
+    }
+    answering.add(response);
+    response.once("close", () => answering.delete(response));
+  });
 
   async function stop(signal: NodeJS.Signals) {
     if (stopping) return;
     stopping = true;
     lifecycle.state = "draining";
     logger.info({ signal, drainSeconds }, "Shutting down: no longer ready");
-    // Clients (a load balancer's kept-alive connections, say) send their next request elsewhere.
-    server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => response.setHeader("Connection", "close"));
+    for (const response of answering) if (!response.headersSent) response.setHeader("Connection", "close");
+    answering.clear();
     await sleep(drainSeconds * 1000);
     await takeWaitingConnections(server, idleGraceMs);
 

@@ -31,6 +31,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("graceful shutdown with a request 
 
       server.process.kill("SIGTERM");
       await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status).toBe(503);
+      // A request that arrives while draining is told to close its connection.
+      expect((await fetch(`${server.url}/readyz`)).headers.get("connection")).toBe("close");
       // After the drain delay the port closes, while the request still waits for the database.
       await expect.poll(() => fetch(`${server.url}/healthz`).then(() => "open", () => "closed"), { timeout: 5000 }).toBe("closed");
       expect(server.process.exitCode).toBeNull();
@@ -38,6 +40,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("graceful shutdown with a request 
       await locker.query("rollback");
       const response = await inFlight;
       expect(response.status).toBe(200);
+      // It arrived before the signal, but its answer started after it: that closes its connection too.
+      expect(response.headers.get("connection")).toBe("close");
       expect(await response.text()).toContain("Issue tracking for teams that ship.");
       expect(await server.exited).toBe(0);
     } finally {
@@ -107,8 +111,10 @@ describe("SIGTERM with requests that have just arrived (DRAIN_SECONDS=0)", () =>
       const answers = await Promise.all(requests.map((request) => request.answered));
       expect(answers.filter((answer) => "error" in answer)).toEqual([]);
       for (const answer of answers) {
-        // Answered, and told not to send another request on that connection.
-        expect(answer).toMatchObject({ status: 200, connection: "close", body: expect.stringContaining("Issue tracking for teams that ship.") });
+        // Answered. Most say `Connection: close`, but not all need to: on a busy machine the signal
+        // can reach the process after it has answered some requests, and those stay kept-alive until
+        // the port closes and the server closes its idle connections (which its exit shows).
+        expect(answer).toMatchObject({ status: 200, body: expect.stringContaining("Issue tracking for teams that ship.") });
       }
       expect(await server.exited).toBe(0);
       await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
