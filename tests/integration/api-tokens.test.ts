@@ -153,4 +153,21 @@ describe.each(testDialects)("/settings/tokens over HTTP on %s", (dialect) => {
     expect(await text(await ada.get("/settings/tokens"))).toContain("No tokens yet.");
     expect((await new BrowserlessClient(server.url).get("/settings/tokens")).status).toBe(302);
   });
+
+  it("lists each token's expiry as the date to come, never as a moment past", async () => {
+    const linus = new BrowserlessClient(server.url);
+    expect((await linus.post("/signup", { name: "Linus", email: "linus@example.com", password })).status).toBe(302);
+    for (const days of ["30", "90", "365"]) {
+      expect((await linus.post("/settings/tokens", { intent: "create", name: `For ${days} days`, scope: "read", expiresInDays: days })).status).toBe(200);
+    }
+    const page = await text(await linus.get("/settings/tokens"));
+    // A new account's time zone is UTC until a browser with JavaScript says otherwise.
+    const thisYear = new Date().getUTCFullYear();
+    const dateOf = (at: Date) =>
+      at.toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC", ...(at.getUTCFullYear() === thisYear ? {} : { year: "numeric" }) });
+    const expiries = [...page.matchAll(/expires <time dateTime="([^"]+)"[^>]*>([^<]+)<\/time>/gi)].map(([, at, shown]) => ({ shown, expected: dateOf(new Date(at!)) }));
+    expect(expiries).toHaveLength(3);
+    for (const { shown, expected } of expiries) expect(shown).toBe(expected);
+    expect(page).not.toMatch(/expires <time[^>]*>just now/);
+  });
 });
