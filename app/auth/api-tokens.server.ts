@@ -119,8 +119,10 @@ export async function authenticateApiToken(
   const token = await db
     .updateTable("api_tokens")
     .set((eb) => ({
-      rate_used: eb.case().when("rate_window", "=", minute).then(eb("rate_used", "+", 1)).else(1).end(),
-      rate_window: minute,
+      // A request whose clock was read before a newer minute's request was counted (it waited for
+      // a connection, say) counts in that newer minute: an older minute never resets a newer one.
+      rate_used: eb.case().when("rate_window", ">=", minute).then(eb("rate_used", "+", 1)).else(1).end(),
+      rate_window: eb.case().when("rate_window", ">", minute).then(eb.ref("rate_window")).else(minute).end(),
       last_used_at: eb
         .case()
         .when(eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<=", lastUseBefore)]))
@@ -131,7 +133,7 @@ export async function authenticateApiToken(
     .where("token_hash", "=", hashToken(raw))
     .where("revoked_at", "is", null)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", nowIso)]))
-    .returning(["id", "user_id", "scope", "rate_used"])
+    .returning(["id", "user_id", "scope", "rate_used", "rate_window"])
     .executeTakeFirst();
   if (!token) return undefined;
   const user = await db
@@ -149,7 +151,7 @@ export async function authenticateApiToken(
     rate: {
       limit: perMinute,
       remaining: Math.max(0, perMinute - token.rate_used),
-      resetSeconds: Math.max(1, Math.ceil(((minute + 1) * windowMs - now.getTime()) / 1000)),
+      resetSeconds: Math.max(1, Math.ceil(((token.rate_window + 1) * windowMs - now.getTime()) / 1000)),
       exceeded: token.rate_used > perMinute,
     },
   };

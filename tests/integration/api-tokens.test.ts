@@ -88,6 +88,19 @@ describe.each(testDialects)("API tokens on %s", (dialect) => {
     expect((await authenticateApiToken(db, token, { now: at(60_000), perMinute: 3 }))!.rate).toMatchObject({ limit: 3, remaining: 2, exceeded: false, resetSeconds: 60 });
   });
 
+  it("never lets a request of an earlier minute, counted late, reset a newer minute's count", async () => {
+    const { token } = await make(ada);
+    const minute = new Date(Math.ceil(t0.getTime() / 60_000) * 60_000 + 60_000);
+    const at = (ms: number) => new Date(minute.getTime() + ms);
+    const rate = async (now: Date) => (await authenticateApiToken(db, token, { now, perMinute: 3 }))!.rate;
+    expect(await rate(at(100))).toMatchObject({ remaining: 2, exceeded: false });
+    // Read its clock a moment before the minute turned, and reached the database after the request above.
+    expect(await rate(at(-100))).toMatchObject({ remaining: 1, exceeded: false, resetSeconds: 61 });
+    expect(await rate(at(200))).toMatchObject({ remaining: 0, exceeded: false });
+    expect(await rate(at(300))).toMatchObject({ remaining: 0, exceeded: true });
+    expect(await rate(at(60_000))).toMatchObject({ remaining: 2, exceeded: false });
+  });
+
   it(`holds at most ${maxApiTokensPerUser} tokens a person; a revoked one makes room`, async () => {
     const ids: number[] = [];
     for (let i = 0; i < maxApiTokensPerUser; i++) ids.push((await make(ada, { name: `token ${i}` })).id);
