@@ -36,13 +36,7 @@ export async function createApiToken(
   request: { userId: number; name: string; scope: ApiTokenScope; expiresInDays: number | null; now: Date },
 ): Promise<ApiTokenCreated> {
   return db.transaction().execute(async (trx) => {
-    const { count } = await trx
-      .selectFrom("api_tokens")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("user_id", "=", request.userId)
-      .where("revoked_at", "is", null)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= maxApiTokensPerUser) {
+    if ((await countApiTokens(trx, request.userId)) >= maxApiTokensPerUser) {
       return { ok: false, field: "name", message: `You can have at most ${maxApiTokensPerUser} tokens. Revoke one you no longer use.` } as const;
     }
     const token = newApiToken();
@@ -86,6 +80,23 @@ export async function revokeApiToken(db: Database, revocation: { userId: number;
     .where("revoked_at", "is", null)
     .executeTakeFirst();
   return Number(revoked.numUpdatedRows) > 0;
+}
+
+/** How many tokens a person holds (the ones `/settings/tokens` lists: not revoked, expired ones too). */
+export async function countApiTokens(db: Database, userId: number): Promise<number> {
+  const { count } = await db
+    .selectFrom("api_tokens")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Revokes every token of a person (a password reset; a password change that asks for it); returns how many. */
+export async function revokeAllApiTokens(db: Database, userId: number, now: Date): Promise<number> {
+  const revoked = await db.updateTable("api_tokens").set({ revoked_at: now.toISOString() }).where("user_id", "=", userId).where("revoked_at", "is", null).executeTakeFirst();
+  return Number(revoked.numUpdatedRows);
 }
 
 /** Who a token acts as: its user, as the API shows and authorises them. */

@@ -167,6 +167,32 @@ describe.each(testDialects)("/settings/tokens over HTTP on %s", (dialect) => {
     expect((await new BrowserlessClient(server.url).get("/settings/tokens")).status).toBe(302);
   });
 
+  it("revokes every token on a password change only when asked to, and says so", async () => {
+    const margaret = new BrowserlessClient(server.url);
+    expect((await margaret.post("/signup", { name: "Margaret", email: "margaret@example.com", password })).status).toBe(302);
+    expect(await text(await margaret.get("/settings/password"))).not.toContain("Also revoke");
+    const tokens: string[] = [];
+    for (const name of ["CI", "Chat bot"]) {
+      const page = await text(await margaret.post("/settings/tokens", { intent: "create", name, scope: "read", expiresInDays: "" }));
+      tokens.push(/value="(cairn_pat_[0-9A-Za-z]{40})"/.exec(page)![1]!);
+    }
+    const apiStatus = async (token: string) => (await fetch(`${server.url}/api/v1/user`, { headers: { Authorization: `Bearer ${token}` } })).status;
+    expect(await text(await margaret.get("/settings/password"))).toContain("Also revoke your 2 API tokens");
+
+    const kept = await margaret.post("/settings/password", { currentPassword: password, newPassword: "a second good password" });
+    expect(kept.status).toBe(302);
+    expect(await text(await margaret.get("/settings/password"))).toContain("Password changed. Your other sessions were signed out.");
+    for (const token of tokens) expect(await apiStatus(token)).toBe(200);
+
+    const revoked = await margaret.post("/settings/password", { currentPassword: "a second good password", newPassword: "a third good password", revokeApiTokens: "on" });
+    expect(revoked.status).toBe(302);
+    const after = await text(await margaret.get("/settings/password"));
+    expect(after).toContain("Password changed. Your other sessions were signed out and your 2 API tokens revoked.");
+    expect(after).not.toContain("Also revoke");
+    for (const token of tokens) expect(await apiStatus(token)).toBe(401);
+    expect(await text(await margaret.get("/settings/tokens"))).toContain("No tokens yet.");
+  });
+
   it("lists each token's expiry as the date to come, never as a moment past", async () => {
     const linus = new BrowserlessClient(server.url);
     expect((await linus.post("/signup", { name: "Linus", email: "linus@example.com", password })).status).toBe(302);
