@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from "kysely";
 import { z } from "zod";
 import type { Database } from "~/db/database.server";
 import type { DB } from "~/db/schema";
-import { issueKey, issueSorts, priorityOf } from "~/issues/issue-fields";
+import { issueKey, priorityOf } from "~/issues/issue-fields";
 import {
   afterIssueCursor,
   applyIssueFilters,
@@ -92,9 +92,19 @@ export async function findApiIssueById(db: Database, issueId: number, baseUrl: s
   return home && findApiIssue(db, { ...home, baseUrl }, home.number);
 }
 
-/** What a page cursor of the issue list holds: the sort it was made for, and where the page ended. */
+/**
+ * The list an issue cursor pages through (app/api/cursors.server.ts): the project, and the filters
+ * and sort as they select — values in one order, `me` as the caller it means, the page number left out.
+ */
+export function issueListOf(projectId: number, filters: IssueFilters, meId: number): string {
+  const { statuses, assignees, labelIds, priorities, q, parent, sort } = filters;
+  const set = (values: (string | number)[]) => values.map(String).sort();
+  const who = assignees.map((assignee) => (assignee === "me" ? meId : assignee));
+  return JSON.stringify({ issuesOfProject: projectId, statuses: set(statuses), assignees: set(who), labelIds: set(labelIds), priorities: set(priorities), q, parent, sort });
+}
+
+/** What a page cursor of the issue list holds: where the page ended. */
 export const issueListCursor = z.object({
-  sort: z.enum(issueSorts),
   after: z.object({
     id: z.number().int(),
     number: z.number().int(),

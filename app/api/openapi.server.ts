@@ -39,7 +39,7 @@ const repeated = (description: string, item: object): Parameter["schema"] => ({ 
 
 const pageParameters: Parameter[] = [
   { name: "limit", in: "query", description: `Items a page, 1 to ${pageSizeMax} (${pageSizeDefault} when left out).`, schema: { type: "integer", minimum: 1, maximum: pageSizeMax, default: pageSizeDefault } },
-  { name: "cursor", in: "query", description: "The `next` of the previous page (opaque).", schema: { type: "string" } },
+  { name: "cursor", in: "query", description: "The `next` of the previous page of this list, with the same filters and sort (opaque; another list's is refused).", schema: { type: "string" } },
 ];
 
 const listFilters: Parameter[] = [

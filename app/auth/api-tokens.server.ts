@@ -36,13 +36,7 @@ export async function createApiToken(
   request: { userId: number; name: string; scope: ApiTokenScope; expiresInDays: number | null; now: Date },
 ): Promise<ApiTokenCreated> {
   return db.transaction().execute(async (trx) => {
-    const { count } = await trx
-      .selectFrom("api_tokens")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("user_id", "=", request.userId)
-      .where("revoked_at", "is", null)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= maxApiTokensPerUser) {
+    if ((await countApiTokens(trx, request.userId)) >= maxApiTokensPerUser) {
       return { ok: false, field: "name", message: `You can have at most ${maxApiTokensPerUser} tokens. Revoke one you no longer use.` } as const;
     }
     const token = newApiToken();
@@ -88,6 +82,23 @@ export async function revokeApiToken(db: Database, revocation: { userId: number;
   return Number(revoked.numUpdatedRows) > 0;
 }
 
+/** How many tokens a person holds (the ones `/settings/tokens` lists: not revoked, expired ones too). */
+export async function countApiTokens(db: Database, userId: number): Promise<number> {
+  const { count } = await db
+    .selectFrom("api_tokens")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Revokes every token of a person (a password reset; a password change that asks for it); returns how many. */
+export async function revokeAllApiTokens(db: Database, userId: number, now: Date): Promise<number> {
+  const revoked = await db.updateTable("api_tokens").set({ revoked_at: now.toISOString() }).where("user_id", "=", userId).where("revoked_at", "is", null).executeTakeFirst();
+  return Number(revoked.numUpdatedRows);
+}
+
 /** Who a token acts as: its user, as the API shows and authorises them. */
 export type ApiCaller = {
   tokenId: number;
@@ -119,8 +130,10 @@ export async function authenticateApiToken(
   const token = await db
     .updateTable("api_tokens")
     .set((eb) => ({
-      rate_used: eb.case().when("rate_window", "=", minute).then(eb("rate_used", "+", 1)).else(1).end(),
-      rate_window: minute,
+      // A request whose clock was read before a newer minute's request was counted (it waited for
+      // a connection, say) counts in that newer minute: an older minute never resets a newer one.
+      rate_used: eb.case().when("rate_window", ">=", minute).then(eb("rate_used", "+", 1)).else(1).end(),
+      rate_window: eb.case().when("rate_window", ">", minute).then(eb.ref("rate_window")).else(minute).end(),
       last_used_at: eb
         .case()
         .when(eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<=", lastUseBefore)]))
@@ -131,7 +144,7 @@ export async function authenticateApiToken(
     .where("token_hash", "=", hashToken(raw))
     .where("revoked_at", "is", null)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", nowIso)]))
-    .returning(["id", "user_id", "scope", "rate_used"])
+    .returning(["id", "user_id", "scope", "rate_used", "rate_window"])
     .executeTakeFirst();
   if (!token) return undefined;
   const user = await db
@@ -149,7 +162,7 @@ export async function authenticateApiToken(
     rate: {
       limit: perMinute,
       remaining: Math.max(0, perMinute - token.rate_used),
-      resetSeconds: Math.max(1, Math.ceil(((minute + 1) * windowMs - now.getTime()) / 1000)),
+      resetSeconds: Math.max(1, Math.ceil(((token.rate_window + 1) * windowMs - now.getTime()) / 1000)),
       exceeded: token.rate_used > perMinute,
     },
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiTokenScopes } from "~/db/schema";
-import { emailField, idField, newPasswordField, singleLineText, userNameField } from "~/forms/fields.server";
+import { checkboxField, emailField, idField, newPasswordField, singleLineText, userNameField } from "~/forms/fields.server";
 import { handleField } from "./handles.server";
 import { passwordProblem } from "./password.server";
 import { timeZoneField } from "./time-zones.server";
@@ -52,6 +52,7 @@ export const profileActionSchema = z.discriminatedUnion("intent", [profileSchema
 export const passwordChangeSchema = z.object({
   currentPassword: z.string({ error: "Enter your current password." }),
   newPassword: newPasswordField,
+  revokeApiTokens: checkboxField,
 });
 export type PasswordChangeForm = z.input<typeof passwordChangeSchema>;
 

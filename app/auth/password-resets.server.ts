@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { DB } from "~/db/schema";
 import { enqueueJob } from "~/jobs/jobs.server";
 import { type Limit, takeSlot } from "~/security/sliding-window.server";
+import { revokeAllApiTokens } from "./api-tokens.server";
 import { hashPassword } from "./password.server";
 import { hashToken, newToken } from "./tokens.server";
 
@@ -94,13 +95,14 @@ export async function openResetLink(db: Database, token: string, now: Date): Pro
 
 /**
  * Sets the new password through a working link, which is then used up, with every other link of
- * that account; every session of the account ends (whoever took it over is signed out). Two uses at
- * once: one wins, the other finds the link used. The caller has checked the password's rules.
+ * that account. A reset is how a taken-over account is won back, so whoever took it is shut out:
+ * every session of the account ends and every API token is revoked (tokensRevoked says how many).
+ * Two uses at once: one wins, the other finds the link used. The caller has checked the password's rules.
  */
 export async function resetPassword(
   db: Database,
   reset: { token: string; password: string; now: Date },
-): Promise<{ ok: true; userId: number } | { ok: false }> {
+): Promise<{ ok: true; userId: number; tokensRevoked: number } | { ok: false }> {
   // Hashed before the transaction: it is slow on purpose, and no lock should wait for it.
   const passwordHash = await hashPassword(reset.password);
   const now = reset.now.toISOString();
@@ -117,6 +119,7 @@ export async function resetPassword(
     await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", used.user_id).execute();
     await trx.updateTable("password_resets").set({ used_at: now }).where("user_id", "=", used.user_id).where("used_at", "is", null).execute();
     await trx.deleteFrom("sessions").where("user_id", "=", used.user_id).execute();
-    return { ok: true, userId: used.user_id } as const;
+    const tokensRevoked = await revokeAllApiTokens(trx, used.user_id, reset.now);
+    return { ok: true, userId: used.user_id, tokensRevoked } as const;
   });
 }

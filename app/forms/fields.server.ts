@@ -111,5 +111,8 @@ export const positiveIntegerField = (message: string) =>
     .positive({ message, abort: true })
     .max(maxInteger, message);
 
+/** A checkbox: sent (`on`, or any value) when checked, absent when not. */
+export const checkboxField = z.preprocess((value) => value !== undefined && value !== "", z.boolean());
+
 /** Ids of the entries a form names. */
 export const idField = positiveIntegerField("Choose an entry.");

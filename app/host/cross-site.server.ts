@@ -12,6 +12,7 @@ const ownSites = new Set(["same-origin", "none"]);
  */
 export const refuseCrossSiteMutations: RequestHandler = (req, res, next) => {
   // The API reads no cookie (a bearer token in a header cannot be forged by another site's form).
+  // req.path is the path the router serves (resolved in malformed-requests.server.ts): `/api/v1/../…` is no API path.
   if (safeMethods.has(req.method) || isApiPath(req.path)) return next();
   const site = req.get("sec-fetch-site");
   const origin = req.get("origin");

@@ -12,7 +12,17 @@ function isHost(value: string): boolean {
   return hostPattern.test(value) && URL.canParse(`http://${value}/`);
 }
 
-/** The path a request asks for on this site, or why it cannot be served. */
+/**
+ * A path as React Router's adapter resolves it (URL parsing: `..` and `%2e%2e` segments, `\` for
+ * `/`), so that what the host decides by the path — the API's exemption from the cross-site check,
+ * the uploads' body limit — is decided for the path the router serves.
+ */
+function resolvedPath(path: string): string {
+  const url = new URL(`http://cairn.invalid${path}`);
+  return url.pathname + url.search;
+}
+
+/** The path a request asks for on this site (resolved), or why it cannot be served. */
 function requestedPath(req: Request): { path: string } | { malformed: string } {
   // Exactly one Host (RFC 9112 §3.2); HTTP/1.0 clients must send it too.
   const hosts = req.rawHeaders.filter((_value, index) => index % 2 === 1 && req.rawHeaders[index - 1]!.toLowerCase() === "host");
@@ -24,7 +34,7 @@ function requestedPath(req: Request): { path: string } | { malformed: string } {
     return { malformed: "an invalid X-Forwarded-Host" };
   }
   if (req.protocol !== "http" && req.protocol !== "https") return { malformed: "a forwarded scheme other than http(s)" };
-  if (req.url.startsWith("/")) return { path: req.url };
+  if (req.url.startsWith("/")) return { path: resolvedPath(req.url) };
   // An absolute-form target (RFC 9112 §3.2.2) is served as the path it names, on this host only:
   // Cairn is no proxy.
   const target = URL.canParse(req.url) ? new URL(req.url) : null;
@@ -32,6 +42,7 @@ function requestedPath(req: Request): { path: string } | { malformed: string } {
     return { malformed: "a request target that is neither a path nor a URL" };
   }
   if (target.host !== new URL(`${target.protocol}//${hosts[0]}`).host) return { malformed: "a request target naming another host" };
+  // Resolved as a URL already.
   return { path: target.pathname + target.search };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
+import { beforeResponseHead } from "./response-head.server";
 
 /** Gives every response its own CSP nonce, for React Router's scripts. */
 export const cspNonce: RequestHandler = (_req, res, next) => {
@@ -8,8 +9,8 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** An attachment's address (app/routes/w/$workspace/attachments/$id.$filename.ts). */
-const attachmentFilePath = /^\/w\/[^/]+\/attachments\/\d+\/[^/]+$/;
+/** An attachment's address (app/routes/w/$workspace/attachments/$id.$filename.ts), in any case, as React Router matches it. */
+const attachmentFilePath = /^\/w\/[^/]+\/attachments\/\d+\/[^/]+$/i;
 
 /**
  * An uploaded file is never a page of Cairn: opened on its own (an HTML file, an SVG), it runs in
@@ -24,8 +25,11 @@ const filePolicy = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsa
  * inline styles.
  */
 export function securityHeaders({ development }: { development: boolean }): RequestHandler[] {
+  // Decided as the answer starts, by the path the router served (resolved by then: malformed-requests.server.ts).
   const forFiles: RequestHandler = (req, res, next) => {
-    if (attachmentFilePath.test(req.path)) res.setHeader("Content-Security-Policy", filePolicy);
+    beforeResponseHead(res, (response) => {
+      if (attachmentFilePath.test(req.path)) response.setHeader("Content-Security-Policy", filePolicy);
+    });
     next();
   };
   const forPages = helmet({

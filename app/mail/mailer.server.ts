@@ -2,6 +2,7 @@ import { createTransport } from "nodemailer";
 import type { MailConfig } from "~/config/env.server";
 import { PermanentJobError } from "~/jobs/jobs.server";
 import type { OutgoingMail } from "./outgoing-mail";
+import { mailSubject } from "./subject.server";
 
 export type Mailer = {
   /** Sends one mail; throws PermanentJobError when the server refuses it for good. */
@@ -27,7 +28,7 @@ export function createMailer(config: MailConfig): Mailer {
       try {
         await transport.sendMail({
           to: mail.to,
-          subject: mail.subject,
+          subject: mailSubject(mail.subject),
           text: mail.text,
           ...(mail.html ? { html: mail.html } : {}),
           ...(mail.unsubscribeUrl ? { list: { unsubscribe: mail.unsubscribeUrl } } : {}),

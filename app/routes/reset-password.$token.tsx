@@ -37,8 +37,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Used by someone else a moment ago: the same as a used link.
   const reset = await resetPassword(services.db, { token: params.token, password, now });
   if (!reset.ok) return data(submission.reply({ formErrors: [linkGoneMessage], hideFields }), { status: 404 });
-  const flash = { text: "Your password was changed, and every session of your account signed out. Sign in with the new password." };
+  const flash = { text: `${resetDoneText(reset.tokensRevoked)} Sign in with the new password.` };
   return redirect("/login", { headers: { "Set-Cookie": await flashHeader(services.sessionSecret, flash) } });
+}
+
+/** What the reset ended: the account's sessions, and its API tokens when it had any. */
+function resetDoneText(tokensRevoked: number): string {
+  if (tokensRevoked === 0) return "Your password was changed, and every session of your account signed out.";
+  const tokens = tokensRevoked === 1 ? "its API token" : `its ${tokensRevoked} API tokens`;
+  return `Your password was changed, every session of your account signed out and ${tokens} revoked.`;
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -55,7 +62,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <PublicCard
       title="Choose a new password"
-      lead={<>For {loaderData.email}. Every session of this account will be signed out.</>}
+      lead={<>For {loaderData.email}. Every session of this account will be signed out, and every API token of it revoked.</>}
       below={
         <Link to="/login" className={publicLinkClass}>
           Back to sign in

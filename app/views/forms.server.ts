@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { checkboxField } from "~/forms/fields.server";
 import { viewNameField } from "./saved-views.server";
-
-/** A checkbox: sent (`on`, or any value) when checked, absent when not. */
-const checkboxField = z.preprocess((value) => value !== undefined && value !== "", z.boolean());
 
 /** The list's "Save view" form (intent=save-view): `query` is the list's query string, made canonical by saveView. */
 export const saveViewSchema = z.object({

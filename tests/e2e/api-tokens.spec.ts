@@ -25,6 +25,9 @@ test.describe("API tokens", () => {
     const tokens = page.getByRole("region", { name: "Your tokens" });
     await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).toContainText("Write");
     await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).toContainText("never used");
+    // Its expiry is a date to come ("expires Dec 24"), not a moment past ("just now").
+    await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).toContainText(/expires [A-Z][a-z]{2} \d{1,2}\b/);
+    await expect(tokens.getByRole("listitem", { name: "Deploy bot" })).not.toContainText("expires just now");
 
     const token = await shown.inputValue();
 

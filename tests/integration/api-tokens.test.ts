@@ -88,6 +88,19 @@ describe.each(testDialects)("API tokens on %s", (dialect) => {
     expect((await authenticateApiToken(db, token, { now: at(60_000), perMinute: 3 }))!.rate).toMatchObject({ limit: 3, remaining: 2, exceeded: false, resetSeconds: 60 });
   });
 
+  it("never lets a request of an earlier minute, counted late, reset a newer minute's count", async () => {
+    const { token } = await make(ada);
+    const minute = new Date(Math.ceil(t0.getTime() / 60_000) * 60_000 + 60_000);
+    const at = (ms: number) => new Date(minute.getTime() + ms);
+    const rate = async (now: Date) => (await authenticateApiToken(db, token, { now, perMinute: 3 }))!.rate;
+    expect(await rate(at(100))).toMatchObject({ remaining: 2, exceeded: false });
+    // Read its clock a moment before the minute turned, and reached the database after the request above.
+    expect(await rate(at(-100))).toMatchObject({ remaining: 1, exceeded: false, resetSeconds: 61 });
+    expect(await rate(at(200))).toMatchObject({ remaining: 0, exceeded: false });
+    expect(await rate(at(300))).toMatchObject({ remaining: 0, exceeded: true });
+    expect(await rate(at(60_000))).toMatchObject({ remaining: 2, exceeded: false });
+  });
+
   it(`holds at most ${maxApiTokensPerUser} tokens a person; a revoked one makes room`, async () => {
     const ids: number[] = [];
     for (let i = 0; i < maxApiTokensPerUser; i++) ids.push((await make(ada, { name: `token ${i}` })).id);
@@ -152,5 +165,48 @@ describe.each(testDialects)("/settings/tokens over HTTP on %s", (dialect) => {
     expect(revoked.status).toBe(302);
     expect(await text(await ada.get("/settings/tokens"))).toContain("No tokens yet.");
     expect((await new BrowserlessClient(server.url).get("/settings/tokens")).status).toBe(302);
+  });
+
+  it("revokes every token on a password change only when asked to, and says so", async () => {
+    const margaret = new BrowserlessClient(server.url);
+    expect((await margaret.post("/signup", { name: "Margaret", email: "margaret@example.com", password })).status).toBe(302);
+    expect(await text(await margaret.get("/settings/password"))).not.toContain("Also revoke");
+    const tokens: string[] = [];
+    for (const name of ["CI", "Chat bot"]) {
+      const page = await text(await margaret.post("/settings/tokens", { intent: "create", name, scope: "read", expiresInDays: "" }));
+      tokens.push(/value="(cairn_pat_[0-9A-Za-z]{40})"/.exec(page)![1]!);
+    }
+    const apiStatus = async (token: string) => (await fetch(`${server.url}/api/v1/user`, { headers: { Authorization: `Bearer ${token}` } })).status;
+    expect(await text(await margaret.get("/settings/password"))).toContain("Also revoke your 2 API tokens");
+
+    const kept = await margaret.post("/settings/password", { currentPassword: password, newPassword: "a second good password" });
+    expect(kept.status).toBe(302);
+    expect(await text(await margaret.get("/settings/password"))).toContain("Password changed. Your other sessions were signed out.");
+    for (const token of tokens) expect(await apiStatus(token)).toBe(200);
+
+    const revoked = await margaret.post("/settings/password", { currentPassword: "a second good password", newPassword: "a third good password", revokeApiTokens: "on" });
+    expect(revoked.status).toBe(302);
+    const after = await text(await margaret.get("/settings/password"));
+    expect(after).toContain("Password changed. Your other sessions were signed out and your 2 API tokens revoked.");
+    expect(after).not.toContain("Also revoke");
+    for (const token of tokens) expect(await apiStatus(token)).toBe(401);
+    expect(await text(await margaret.get("/settings/tokens"))).toContain("No tokens yet.");
+  });
+
+  it("lists each token's expiry as the date to come, never as a moment past", async () => {
+    const linus = new BrowserlessClient(server.url);
+    expect((await linus.post("/signup", { name: "Linus", email: "linus@example.com", password })).status).toBe(302);
+    for (const days of ["30", "90", "365"]) {
+      expect((await linus.post("/settings/tokens", { intent: "create", name: `For ${days} days`, scope: "read", expiresInDays: days })).status).toBe(200);
+    }
+    const page = await text(await linus.get("/settings/tokens"));
+    // A new account's time zone is UTC until a browser with JavaScript says otherwise.
+    const thisYear = new Date().getUTCFullYear();
+    const dateOf = (at: Date) =>
+      at.toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC", ...(at.getUTCFullYear() === thisYear ? {} : { year: "numeric" }) });
+    const expiries = [...page.matchAll(/expires <time dateTime="([^"]+)"[^>]*>([^<]+)<\/time>/gi)].map(([, at, shown]) => ({ shown, expected: dateOf(new Date(at!)) }));
+    expect(expiries).toHaveLength(3);
+    for (const { shown, expected } of expiries) expect(shown).toBe(expected);
+    expect(page).not.toMatch(/expires <time[^>]*>just now/);
   });
 });

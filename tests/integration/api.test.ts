@@ -360,6 +360,36 @@ describe.each(testDialects)("the API on %s", (dialect) => {
       expect(Object.keys(error.fields ?? {}), query).toEqual([query.startsWith("limit") ? "limit" : query.startsWith("q") ? "q" : "cursor"]);
     }
     expect((await call("member", "GET", `${base}?limit=100`)).body.data).toHaveLength(5);
+
+    // A cursor pages through its own list only: not another project's, of this workspace or
+    // another, nor the same project with other filters, nor another person's "me".
+    const cursorOf = async (who: string, path: string) => {
+      const answer = await call(who, "GET", path);
+      expect(answer.body.next, path).toEqual(expect.any(String));
+      return answer.body.next as string;
+    };
+    for (const title of ["Secret plan", "Secret budget"]) {
+      await createIssue(handle.db, { project: { id: other.projects.SEC.id, workspace_id: other.id }, reporterId: other.users["Olga Outsider"], fields: issueFields({ title }), now: t0 });
+    }
+    const web = await cursorOf("member", "/workspaces/acme/projects/WEB/issues?sort=number&limit=1");
+    const secret = await cursorOf("outsider", "/workspaces/globex/projects/SEC/issues?sort=number&limit=1");
+    const working = await cursorOf("member", `${base}?status=todo&status=in_progress&sort=number&limit=1`);
+    const mine = await cursorOf("member", `${base}?assignee=me&sort=number&limit=1`);
+    const otherLists: [string, string][] = [
+      ["member", `sort=number&limit=1&cursor=${web}`],
+      ["member", `sort=number&limit=1&cursor=${secret}`],
+      ["member", `sort=number&limit=1&cursor=${working}`],
+      ["member", `status=todo&sort=number&limit=1&cursor=${working}`],
+      ["member", `status=todo&status=in_progress&sort=number&q=alpha&limit=1&cursor=${working}`],
+      ["owner", `assignee=me&sort=number&limit=1&cursor=${mine}`],
+    ];
+    for (const [who, query] of otherLists) {
+      const error = refused(await call(who, "GET", `${base}?${query}`), 400, "validation");
+      expect(error.fields, query).toEqual({ cursor: ["This cursor is not valid: use the `next` of the previous page of this list, with the same filters and sort."] });
+    }
+    // The same list written another way (its values in another order, "me" by id) takes it.
+    expect(await titles(`status=in_progress,todo&sort=number&limit=1&cursor=${working}`)).toEqual(["Beta"]);
+    expect(await titles(`assignee=${users["Linus Member"]}&sort=number&limit=1&cursor=${mine}`)).toEqual(["Epsilon"]);
   });
 
   it("lists and adds comments, paged, with the forms' rules; viewers and read tokens cannot comment", async () => {
@@ -387,6 +417,9 @@ describe.each(testDialects)("the API on %s", (dialect) => {
     refused(await call("member", "POST", "/workspaces/acme/projects/WEB/issues/404/comments", { body: "Nowhere" }), 404, "not_found");
     refused(await call("outsider", "GET", base), 404, "not_found");
     refused(await call("member", "GET", `${base}?cursor=${page1.body.next.slice(0, -2)}xx`), 400, "validation");
+    // Another issue's comments are another list.
+    const elsewhere = refused(await call("viewer", "GET", `/workspaces/acme/projects/WEB/issues/1/comments?limit=2&cursor=${page1.body.next}`), 400, "validation");
+    expect(Object.keys(elsewhere.fields ?? {})).toEqual(["cursor"]);
   });
 
   it("limits each token's requests a minute, saying so in RateLimit headers, and answers 429 with Retry-After", async () => {

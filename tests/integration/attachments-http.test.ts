@@ -11,6 +11,7 @@
  *   other: Olga (owner), Bea (member); project OPS (OPS-1).
  *   Small limits, so that the files are small: 64 KiB a file, 384 KiB a workspace.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
@@ -261,6 +262,24 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       const again = await fetch(new URL(url, server.url), { headers: { cookie: clients.vic.cookieHeader(), "if-none-match": etag! } });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe("");
+    });
+
+    it("sandboxes a file whatever spelling of its address the router serves it at", async () => {
+      const url = fileUrl(page, "screen.png");
+      // node:http sends the path as it is (fetch would resolve the dot segments itself).
+      const policy = (path: string) =>
+        new Promise<[number, unknown]>((resolve, reject) => {
+          const { hostname, port } = new URL(server.url);
+          http
+            .get({ hostname, port, path, headers: { cookie: clients.vic.cookieHeader() } }, (res) => {
+              res.resume();
+              resolve([res.statusCode!, res.headers["content-security-policy"]]);
+            })
+            .on("error", reject);
+        });
+      for (const path of [url.replace("/attachments/", "/x/../attachments/"), url.replace("/attachments/", "/%2e/Attachments/"), url.replace("/w/", "/W/")]) {
+        expect(await policy(path), path).toEqual([200, expect.stringMatching(/^sandbox; default-src 'none'/)]);
+      }
     });
 
     it("serves an HTML page named .png and sent as image/png neither as an image nor as HTML: it downloads, as text", async () => {

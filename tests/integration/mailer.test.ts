@@ -39,6 +39,23 @@ describe("the mailer, against a real SMTP server", () => {
     expect(mail!.headerLines.find((header) => header.key === "list-unsubscribe")?.line).toBe("List-Unsubscribe: <https://cairn.example.com/settings/notifications>");
   });
 
+  it("sends a subject that looks like MIME encoded words as typed: it never decodes to a line break or another header", async () => {
+    const subjects = [
+      "[WEB-1] =?utf-8?q?Eve=0D=0ABcc:_victim@example.com?=",
+      "=?utf-8?b?RXZlDQpCY2M6IHZpY3RpbUBleGFtcGxlLmNvbQ==?=",
+      "Ünïcode =?UTF-8?Q?=0A?= and =?iso-8859-1?q?=0D?=",
+      "x=?utf-8?q?=0A?=y",
+      "Price = 5? Yes =? no",
+    ];
+    for (const subject of subjects) await mailer.send({ to: "grace@example.com", subject, text: "t" });
+    const received = await smtp.waitForMail(subjects.length);
+    expect(received.map((mail) => mail.subject)).toEqual(subjects);
+    for (const mail of received) {
+      expect(mail.subject).not.toMatch(/[\r\n]/);
+      expect(mail.headers.has("bcc")).toBe(false);
+    }
+  });
+
   it("fails for good when the server refuses the mailbox, and for now when it says to try later", async () => {
     smtp.refuseRecipients(550);
     await expect(mailer.send({ to: "nobody@example.com", subject: "s", text: "t" })).rejects.toBeInstanceOf(PermanentJobError);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createApiToken } from "~/auth/api-tokens.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
@@ -56,10 +57,20 @@ describe.each(testDialects)("password reset over HTTP on %s", (dialect) => {
   const askForLink = (email: string, headers: Record<string, string> = fromNewAddress()) =>
     new BrowserlessClient(server.url).post("/forgot-password", { email }, headers);
 
-  it("mails a one-hour link once; the new password works, the old one and every session do not, and the link works once", async () => {
+  const apiStatus = async (token: string) => (await fetch(`${server.url}/api/v1/user`, { headers: { Authorization: `Bearer ${token}` } })).status;
+
+  it("mails a one-hour link once; the new password works, the old one, every session and every API token do not, and the link works once", async () => {
     const laptop = await signIn("ada@example.com", oldPassword);
     const phone = await signIn("ada@example.com", oldPassword);
     expect((await laptop.client.get("/settings")).status).toBe(200);
+    const { id: adaId } = await handle.db.selectFrom("users").select("id").where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
+    const apiTokens: string[] = [];
+    for (const name of ["CI", "Chat bot"]) {
+      const made = await createApiToken(handle.db, { userId: adaId, name, scope: "write", expiresInDays: null, now: new Date() });
+      if (!made.ok) throw new Error(made.message);
+      apiTokens.push(made.token);
+    }
+    for (const token of apiTokens) expect(await apiStatus(token)).toBe(200);
 
     const client = new BrowserlessClient(server.url);
     expect((await client.get("/login").then(text))).toContain('href="/forgot-password"');
@@ -78,14 +89,17 @@ describe.each(testDialects)("password reset over HTTP on %s", (dialect) => {
     expect(form.status).toBe(200);
     const page = await text(form);
     expect(page).toContain("Choose a new password");
-    expect(page).toContain("For ada@example.com.");
+    expect(page).toContain("For ada@example.com. Every session of this account will be signed out, and every API token of it revoked.");
 
     const saved = await client.post(path, { password: newPassword });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe("/login");
-    expect(await client.get("/login").then(text)).toContain("Your password was changed, and every session of your account signed out.");
+    expect(await client.get("/login").then(text)).toContain(
+      "Your password was changed, every session of your account signed out and its 2 API tokens revoked. Sign in with the new password.",
+    );
 
     for (const session of [laptop, phone]) expect((await session.client.get("/settings")).status).toBe(302);
+    for (const token of apiTokens) expect(await apiStatus(token)).toBe(401);
     expect((await signIn("ada@example.com", oldPassword)).signedIn).toBe(false);
     expect((await signIn("ada@example.com", newPassword)).signedIn).toBe(true);
 

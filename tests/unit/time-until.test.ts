@@ -16,6 +16,10 @@ describe("timeUntil", () => {
     [day, "tomorrow"],
     [4 * day, "in 4 days"],
     [7 * day, "Mar 10"],
+    // An API token's lifetimes (/settings/tokens): its date, the year's when it is not this one.
+    [30 * day, "Apr 2"],
+    [90 * day, "Jun 1"],
+    [365 * day, "Mar 3, 2027"],
   ])("%i ms ahead reads %s", (ms, text) => {
     expect(timeUntil(later(ms), now, "UTC")).toBe(text);
   });

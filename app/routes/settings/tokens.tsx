@@ -8,6 +8,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, SelectField, SubmitButton, TextField } from "~/components/forms";
 import { rowActionClass, SettingsSection, settingsListClass, settingsRowClass } from "~/components/settings-sections";
 import { RelativeTime } from "~/components/time";
+import { TimeUntil } from "~/components/time-until";
 import { appContext } from "~/context/app-context.server";
 import { flashHeader } from "~/flash/flash.server";
 import { parseForm } from "~/forms/parse-form.server";
@@ -106,9 +107,13 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
                       made <RelativeTime at={token.created_at} /> ·{" "}
                       {token.expires_at === null ? (
                         "never expires"
+                      ) : expired ? (
+                        <>
+                          expired <RelativeTime at={token.expires_at} />
+                        </>
                       ) : (
                         <>
-                          {expired ? "expired" : "expires"} <RelativeTime at={token.expires_at} />
+                          expires <TimeUntil at={token.expires_at} />
                         </>
                       )}{" "}
                       · {token.last_used_at === null ? "never used" : <>last used <RelativeTime at={token.last_used_at} /></>}

@@ -1,8 +1,8 @@
 import { apiProject, baseUrlOf } from "~/api/access.server";
 import { ApiRefusal } from "~/api/api-errors.server";
 import { apiRoute, methodNotAllowed, readJsonBody, refuseField, validated } from "~/api/api-route.server";
-import { decodeCursor, encodeCursor, invalidCursor } from "~/api/cursors.server";
-import { findApiIssue, issueListCursor, listApiIssues } from "~/api/issues.server";
+import { decodeCursor, encodeCursor } from "~/api/cursors.server";
+import { findApiIssue, issueListCursor, issueListOf, listApiIssues } from "~/api/issues.server";
 import { newIssueBody, pageQuery, pageSizeDefault } from "~/api/schemas.server";
 import { parseIssueFilters } from "~/issues/issue-list.server";
 import { createIssue } from "~/issues/issues.server";
@@ -18,8 +18,9 @@ export const loader = apiRoute<Route.LoaderArgs>("read", async ({ services, call
   const page = validated(pageQuery, { limit: query.get("limit") ?? undefined, cursor: query.get("cursor") ?? undefined });
   const filters = parseIssueFilters(query);
   if (filters.refusedQuery) throw new ApiRefusal("validation", "Some fields are not valid.", { fields: { q: [filters.refusedQuery.message] } });
-  const cursor = page.cursor ? decodeCursor(page.cursor, services.sessionSecret, issueListCursor) : null;
-  if (cursor && cursor.sort !== filters.sort) throw invalidCursor();
+  // A cursor works only on the list it was made for: this project, with these filters and sort.
+  const list = issueListOf(project.id, filters, caller.user.id);
+  const cursor = page.cursor ? decodeCursor(page.cursor, list, services.sessionSecret, issueListCursor) : null;
   const home = { projectId: project.id, projectKey: project.key, workspaceSlug: workspace.slug, baseUrl: baseUrlOf(services, url) };
   const { issues, next } = await listApiIssues(services.db, home, {
     filters,
@@ -27,7 +28,7 @@ export const loader = apiRoute<Route.LoaderArgs>("read", async ({ services, call
     limit: page.limit ?? pageSizeDefault,
     after: cursor?.after ?? null,
   });
-  return { data: issues, next: next ? encodeCursor({ sort: filters.sort, after: next }, services.sessionSecret) : null };
+  return { data: issues, next: next ? encodeCursor({ after: next }, list, services.sessionSecret) : null };
 });
 
 /** POST …/issues: files an issue (the new-issue form's fields, as JSON); 201 with the issue. */

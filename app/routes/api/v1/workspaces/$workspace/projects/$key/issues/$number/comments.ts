@@ -13,7 +13,9 @@ const commentCursor = z.object({ afterId: z.number().int() });
 export const loader = apiRoute<Route.LoaderArgs>("read", async ({ services, caller, params, url }) => {
   const { issue } = await apiIssue(services, caller, params, url);
   const page = validated(pageQuery, { limit: url.searchParams.get("limit") ?? undefined, cursor: url.searchParams.get("cursor") ?? undefined });
-  const after = page.cursor ? decodeCursor(page.cursor, services.sessionSecret, commentCursor).afterId : null;
+  // A cursor works only on the comments of the issue it was made for.
+  const list = JSON.stringify({ commentsOfIssue: issue.id });
+  const after = page.cursor ? decodeCursor(page.cursor, list, services.sessionSecret, commentCursor).afterId : null;
   const { comments, more } = await listComments(services.db, issue.id, { afterId: after, limit: page.limit ?? pageSizeDefault });
   const data = comments.map(
     (c): ApiComment => ({
@@ -25,7 +27,7 @@ export const loader = apiRoute<Route.LoaderArgs>("read", async ({ services, call
       edited: c.edited_at !== null,
     }),
   );
-  return { data, next: more ? encodeCursor({ afterId: comments.at(-1)!.id }, services.sessionSecret) : null };
+  return { data, next: more ? encodeCursor({ afterId: comments.at(-1)!.id }, list, services.sessionSecret) : null };
 });
 
 /** POST …/issues/:number/comments: comments on the issue; 201 with the comment. */
