@@ -1,4 +1,6 @@
-import type { DatabaseHandle } from "~/db/database.server";
+import { sql } from "kysely";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { Lane } from "~/jobs/lane.server";
 import type { Logger } from "~/logging/logger.server";
 import { withPublicUrl } from "./payload.server";
 import { type AttemptOutcome, sendWebhook } from "./send.server";
@@ -18,37 +20,42 @@ export type WebhookDispatcherOptions = {
   retryDelaysSeconds: number[];
   allowPrivate: boolean;
   publicUrl: string | undefined;
-  /** How long a claim holds: longer than an attempt may take (10 s). */
-  leaseMs?: number;
-  batch?: number;
+  /** Deliveries this instance sends at once. */
+  concurrency?: number;
+  /** Deliveries to one webhook in flight at once, over every instance: a receiver that hangs holds no more. */
+  perWebhook?: number;
+  /** Deliveries of one workspace's webhooks in flight at once, over every instance: its twenty webhooks hanging hold no more. */
+  perWorkspace?: number;
   /** Sends one attempt (tests may stand in for it). */
   send?: typeof sendWebhook;
 };
 
-type Claimed = { id: number; webhook_id: number; message_id: string; payload: string; attempts: number };
+export type ClaimedDelivery = { id: number; webhook_id: number; message_id: string; payload: string; attempts: number };
 
 /**
- * Delivers the webhooks' outbox (`webhook_deliveries`), run by the job runner's loop
- * (decision record 020). A delivery is claimed only when it is due, its webhook is on, and no
+ * The webhooks' outbox (`webhook_deliveries`, decision record 020) as a lane of the job runner
+ * (decision record 025). A delivery is claimed only when it is due, its webhook is on, and no
  * earlier delivery of the same issue to the same webhook is still pending: events of an issue
- * reach a webhook in order, a later one waiting while an earlier one is retried.
+ * reach a webhook in order, a later one waiting while an earlier one is retried. Claims are fair:
+ * at most `perWebhook` deliveries of a webhook and `perWorkspace` of a workspace are in flight,
+ * and the least busy workspaces go first, so that a receiver that never answers delays only its own.
  */
-export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): Lane<ClaimedDelivery> {
   const { database, logger, instance } = options;
   const { db, dialect } = database;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const batch = options.batch ?? 10;
+  const perWebhook = options.perWebhook ?? 2;
+  const perWorkspace = options.perWorkspace ?? 4;
   const send = options.send ?? sendWebhook;
 
-  async function claim(now: Date): Promise<Claimed[]> {
+  async function claim({ now, leaseMs, limit }: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     const at = now.toISOString();
     const due = db
       .selectFrom("webhook_deliveries as d")
-      .select("d.id")
+      .innerJoin("webhooks as w", "w.id", "d.webhook_id")
       .where("d.status", "=", "pending")
       .where("d.run_at", "<=", at)
       .where((eb) => eb.or([eb("d.locked_until", "is", null), eb("d.locked_until", "<=", at)]))
-      .where("d.webhook_id", "in", (eb) => eb.selectFrom("webhooks").select("webhooks.id").where("webhooks.enabled", "=", 1))
+      .where("w.enabled", "=", 1)
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -60,22 +67,59 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
               .whereRef("e.id", "<", "d.id"),
           ),
         ),
-      )
-      .orderBy("d.run_at")
-      .orderBy("d.id");
+      );
     // Most polls find nothing: a read says so without taking SQLite's write lock.
-    if (!(await due.limit(1).executeTakeFirst())) return [];
+    if (!(await due.select("d.id").limit(1).executeTakeFirst())) return [];
+    // In flight, over every instance: pending and leased (a claimed delivery was due when claimed).
+    const held = db
+      .selectFrom("webhook_deliveries as h")
+      .innerJoin("webhooks as hw", "hw.id", "h.webhook_id")
+      .where("h.status", "=", "pending")
+      .where("h.run_at", "<=", at)
+      .where("h.locked_until", ">", at);
+    const heldByWebhook = held.select(["h.webhook_id", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("h.webhook_id");
+    const heldByWorkspace = held.select(["hw.workspace_id", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("hw.workspace_id");
+    // Each due delivery's place among its webhook's, then (of those within the webhook's cap) among its workspace's, counting what is in flight.
+    const byWebhook = due
+      .leftJoin(heldByWebhook.as("hh"), "hh.webhook_id", "d.webhook_id")
+      .select([
+        "d.id",
+        "d.run_at",
+        "w.workspace_id",
+        sql<number>`row_number() over (partition by d.webhook_id order by d.run_at, d.id) + coalesce(hh.n, 0)`.as("webhook_load"),
+      ]);
+    const byWorkspace = db
+      .selectFrom(byWebhook.as("r"))
+      .leftJoin(heldByWorkspace.as("hs"), "hs.workspace_id", "r.workspace_id")
+      .where("r.webhook_load", "<=", perWebhook)
+      .select(["r.id", "r.run_at", sql<number>`row_number() over (partition by r.workspace_id order by r.run_at, r.id) + coalesce(hs.n, 0)`.as("workspace_load")]);
+    const fairest = db
+      .selectFrom(byWorkspace.as("s"))
+      .select("s.id")
+      .where("s.workspace_load", "<=", perWorkspace)
+      .orderBy("s.workspace_load")
+      .orderBy("s.run_at")
+      .orderBy("s.id")
+      .limit(limit);
+    // Checked again on the rows themselves, which PostgreSQL locks, skipping those another instance is claiming.
+    const claimable = db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("id", "in", fairest)
+      .where("status", "=", "pending")
+      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+      .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked());
     const rows = await db
       .updateTable("webhook_deliveries")
       .set((eb) => ({ locked_by: instance, locked_until: new Date(now.getTime() + leaseMs).toISOString(), attempts: eb("attempts", "+", 1) }))
-      .where("id", "in", due.limit(batch).$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()))
+      .where("id", "in", claimable)
       .returning(["id", "webhook_id", "message_id", "payload", "attempts"])
       .execute();
     return rows.sort((a, b) => a.id - b.id);
   }
 
   /** Records an attempt and what follows from it: delivered, retried later, or failed for good. */
-  async function settle(delivery: Claimed, outcome: AttemptOutcome, now: Date): Promise<void> {
+  async function settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, now: Date): Promise<void> {
     const at = now.toISOString();
     const delays = options.retryDelaysSeconds;
     await db.transaction().execute(async (trx) => {
@@ -150,7 +194,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     });
   }
 
-  async function deliver(delivery: Claimed, now: () => Date): Promise<void> {
+  async function deliver(delivery: ClaimedDelivery, now: () => Date): Promise<void> {
     const hook = await db.selectFrom("webhooks").select(["url", "secret"]).where("id", "=", delivery.webhook_id).executeTakeFirst();
     // Deleted since it was claimed: its deliveries went with it.
     if (!hook) return;
@@ -169,32 +213,40 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   }
 
   return {
-    /**
-     * One batch, its deliveries sent side by side. True when it sent any: the next event of an
-     * issue may be due now that the one before it is done, so the loop looks again at once.
-     */
-    async run(now: () => Date): Promise<boolean> {
-      const claimed = await claim(now());
-      await Promise.all(
-        claimed.map((delivery) =>
-          deliver(delivery, now).catch((error: unknown) => {
-            // The database went away, say: the lease runs out and the delivery is claimed again.
-            logger.warn({ err: error, deliveryId: delivery.id }, "Could not record a webhook delivery");
-          }),
-        ),
-      );
-      return claimed.length > 0;
+    name: "webhooks",
+    concurrency: options.concurrency ?? 16,
+    claim,
+    run: (delivery, clock) =>
+      deliver(delivery, clock).catch((error: unknown) => {
+        // The database went away, say: the lease runs out and the delivery is claimed again.
+        logger.warn({ err: error, deliveryId: delivery.id }, "Could not record a webhook delivery");
+      }),
+    async renew({ ids, now, leaseMs }) {
+      await db
+        .updateTable("webhook_deliveries")
+        .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where("id", "in", ids)
+        .where("locked_by", "=", instance)
+        .where("status", "=", "pending")
+        .execute();
     },
-    /** Deletes finished deliveries (and their attempts) older than 30 days. */
-    async prune(now: Date): Promise<number> {
-      const deleted = await db
-        .deleteFrom("webhook_deliveries")
-        .where("status", "!=", "pending")
-        .where("finished_at", "<", new Date(now.getTime() - deliveryRetentionMs).toISOString())
-        .executeTakeFirst();
-      return Number(deleted.numDeletedRows);
+    async release(ids) {
+      await db
+        .updateTable("webhook_deliveries")
+        .set((eb) => ({ locked_by: null, locked_until: null, attempts: eb("attempts", "-", 1) }))
+        .where("id", "in", ids)
+        .where("locked_by", "=", instance)
+        .execute();
     },
   };
 }
 
-export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;
+/** Deletes finished deliveries (and their attempts) older than 30 days: one of the job runner's hourly clean-ups. */
+export async function pruneWebhookDeliveries(db: Database, now: Date): Promise<number> {
+  const deleted = await db
+    .deleteFrom("webhook_deliveries")
+    .where("status", "!=", "pending")
+    .where("finished_at", "<", new Date(now.getTime() - deliveryRetentionMs).toISOString())
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
