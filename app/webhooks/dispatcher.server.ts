@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import type { Lane } from "~/jobs/lane.server";
 import type { Logger } from "~/logging/logger.server";
@@ -49,63 +48,65 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Lane
 
   async function claim({ now, leaseMs, limit }: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     const at = now.toISOString();
-    const due = db
+    // Most polls find nothing due: a read says so without taking SQLite's write lock.
+    const anyDue = await db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("run_at", "<=", at)
+      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!anyDue) return [];
+    // Each webhook's first `perWebhook` deliveries in line, held or free: due, and no earlier delivery of
+    // their issue to the webhook pending. One seek per webhook (migrations/0024), however many wait.
+    const positions = Array.from({ length: perWebhook }, (_, position) => position);
+    const lines = await db
+      .selectFrom("webhooks as w")
+      .select((eb) =>
+        positions.map((position) =>
+          eb
+            .selectFrom("webhook_deliveries as x")
+            .select("x.id")
+            .whereRef("x.webhook_id", "=", "w.id")
+            .where("x.status", "=", "pending")
+            .where("x.run_at", "<=", at)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom("webhook_deliveries as e")
+                    .select("e.id")
+                    .whereRef("e.webhook_id", "=", "x.webhook_id")
+                    .whereRef("e.issue_id", "=", "x.issue_id")
+                    .where("e.status", "=", "pending")
+                    .whereRef("e.id", "<", "x.id"),
+                ),
+              ),
+            )
+            .orderBy("x.run_at")
+            .orderBy("x.id")
+            .limit(1)
+            .offset(position)
+            .as(`at${position}`),
+        ),
+      )
+      .where("w.enabled", "=", 1)
+      .execute();
+    const ids = lines.flatMap((line) => positions.map((position) => (line as Record<string, number | null>)[`at${position}`])).filter((id) => id != null);
+    if (!ids.length) return [];
+    const fronts = await db
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhooks as w", "w.id", "d.webhook_id")
-      .where("d.status", "=", "pending")
-      .where("d.run_at", "<=", at)
-      .where((eb) => eb.or([eb("d.locked_until", "is", null), eb("d.locked_until", "<=", at)]))
-      .where("w.enabled", "=", 1)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("webhook_deliveries as e")
-              .select("e.id")
-              .whereRef("e.webhook_id", "=", "d.webhook_id")
-              .whereRef("e.issue_id", "=", "d.issue_id")
-              .where("e.status", "=", "pending")
-              .whereRef("e.id", "<", "d.id"),
-          ),
-        ),
-      );
-    // Most polls find nothing: a read says so without taking SQLite's write lock.
-    if (!(await due.select("d.id").limit(1).executeTakeFirst())) return [];
-    // In flight, over every instance: pending and leased (a claimed delivery was due when claimed).
-    const held = db
-      .selectFrom("webhook_deliveries as h")
-      .innerJoin("webhooks as hw", "hw.id", "h.webhook_id")
-      .where("h.status", "=", "pending")
-      .where("h.run_at", "<=", at)
-      .where("h.locked_until", ">", at);
-    const heldByWebhook = held.select(["h.webhook_id", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("h.webhook_id");
-    const heldByWorkspace = held.select(["hw.workspace_id", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("hw.workspace_id");
-    // Each due delivery's place among its webhook's, then (of those within the webhook's cap) among its workspace's, counting what is in flight.
-    const byWebhook = due
-      .leftJoin(heldByWebhook.as("hh"), "hh.webhook_id", "d.webhook_id")
-      .select([
-        "d.id",
-        "d.run_at",
-        "w.workspace_id",
-        sql<number>`row_number() over (partition by d.webhook_id order by d.run_at, d.id) + coalesce(hh.n, 0)`.as("webhook_load"),
-      ]);
-    const byWorkspace = db
-      .selectFrom(byWebhook.as("r"))
-      .leftJoin(heldByWorkspace.as("hs"), "hs.workspace_id", "r.workspace_id")
-      .where("r.webhook_load", "<=", perWebhook)
-      .select(["r.id", "r.run_at", sql<number>`row_number() over (partition by r.workspace_id order by r.run_at, r.id) + coalesce(hs.n, 0)`.as("workspace_load")]);
-    const fairest = db
-      .selectFrom(byWorkspace.as("s"))
-      .select("s.id")
-      .where("s.workspace_load", "<=", perWorkspace)
-      .orderBy("s.workspace_load")
-      .orderBy("s.run_at")
-      .orderBy("s.id")
-      .limit(limit);
+      .select(["d.id", "d.run_at", "d.locked_until", "w.workspace_id"])
+      .where("d.id", "in", ids)
+      .execute();
+    const chosen = fairShare(fronts, { at, perWorkspace, limit });
+    if (!chosen.length) return [];
     // Checked again on the rows themselves, which PostgreSQL locks, skipping those another instance is claiming.
     const claimable = db
       .selectFrom("webhook_deliveries")
       .select("id")
-      .where("id", "in", fairest)
+      .where("id", "in", chosen)
       .where("status", "=", "pending")
       .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
       .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked());
@@ -239,6 +240,34 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Lane
         .execute();
     },
   };
+}
+
+type FrontDelivery = { id: number; run_at: string; locked_until: string | null; workspace_id: number };
+
+/**
+ * Which of the deliveries at the front of their webhooks' lines to claim, at most `limit`: the free
+ * ones, each workspace's in the order they are due, as long as the workspace has fewer than
+ * `perWorkspace` in flight with them; the least busy workspaces first. A delivery is held (in
+ * flight) while its lease runs: claims go in the order deliveries are due, so those in flight are
+ * at the front of their lines, and counting them there counts them all.
+ */
+function fairShare(fronts: FrontDelivery[], share: { at: string; perWorkspace: number; limit: number }): number[] {
+  const byWorkspace = new Map<number, FrontDelivery[]>();
+  for (const front of fronts) byWorkspace.set(front.workspace_id, [...(byWorkspace.get(front.workspace_id) ?? []), front]);
+  const loads: { id: number; run_at: string; load: number }[] = [];
+  const due = (a: FrontDelivery, b: FrontDelivery) => a.run_at.localeCompare(b.run_at) || a.id - b.id;
+  for (const workspace of byWorkspace.values()) {
+    const held = workspace.filter((front) => front.locked_until !== null && front.locked_until > share.at).length;
+    const free = workspace.filter((front) => front.locked_until === null || front.locked_until <= share.at).sort(due);
+    for (const [index, front] of free.entries()) {
+      const load = held + index + 1;
+      if (load <= share.perWorkspace) loads.push({ id: front.id, run_at: front.run_at, load });
+    }
+  }
+  return loads
+    .sort((a, b) => a.load - b.load || a.run_at.localeCompare(b.run_at) || a.id - b.id)
+    .slice(0, share.limit)
+    .map((front) => front.id);
 }
 
 /** Deletes finished deliveries (and their attempts) older than 30 days: one of the job runner's hourly clean-ups. */

@@ -20,6 +20,7 @@ import { type HangingReceiver, type Receiver, startHangingReceiver, startReceive
 import { type SeededProject, seedTestWorkspace } from "../support/workspaces";
 
 const publicUrl = "https://cairn.example.test";
+type Workspace = { id: number; owner: number; project: SeededProject };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `check` holds (30 s at most: what is tested arrives in a second or two). */
@@ -39,8 +40,7 @@ describe.each(testDialects)("the job lanes on %s", (dialect) => {
   let silentSmtp: SilentSmtpServer;
   let fast: Receiver;
   let hanging: HangingReceiver;
-  let slowpoke: { id: number; owner: number; project: SeededProject };
-  let bystander: { id: number; owner: number; project: SeededProject };
+  let bystander: Workspace;
 
   const env = (smtpUrl: string) => ({
     ...database.env,
@@ -51,11 +51,16 @@ describe.each(testDialects)("the job lanes on %s", (dialect) => {
     WEBHOOK_RETRY_DELAYS: "3600",
     JOB_LEASE_SECONDS: "2",
   });
-  const hook = async (workspace: typeof slowpoke, url: string) => {
+  /** A workspace of its own owner, with one project. */
+  const workspace = async (slug: string): Promise<Workspace> => {
+    const seeded = await seedTestWorkspace(handle.db, { slug, at: new Date(), members: { [slug]: "owner" }, projects: { KEY: slug } });
+    return { id: seeded.id, owner: seeded.users[slug]!, project: seeded.projects.KEY };
+  };
+  const hook = async (workspace: Workspace, url: string) => {
     const made = await createWebhook(handle.db, { workspaceId: workspace.id, userId: workspace.owner, url, events: [], now: new Date() });
     if (!made.ok) throw new Error(made.message);
   };
-  const file = async (workspace: typeof slowpoke, title: string) => {
+  const file = async (workspace: Workspace, title: string) => {
     const filed = await createIssue(handle.db, { project: workspace.project, reporterId: workspace.owner, fields: issueFields({ title }), now: new Date() });
     if (!("number" in filed)) throw new Error(`${title} was not filed`);
   };
@@ -78,16 +83,12 @@ describe.each(testDialects)("the job lanes on %s", (dialect) => {
     [smtp, silentSmtp, fast, hanging] = await Promise.all([startTestSmtpServer(), startSilentSmtpServer(), startReceiver(), startHangingReceiver()]);
     server = await startServer(env(smtp.url));
     handle = database.open();
-    const at = new Date();
-    const slow = await seedTestWorkspace(handle.db, { slug: "slowpoke", at, members: { ada: "owner" }, projects: { SLO: "Slow" } });
-    slowpoke = { id: slow.id, owner: slow.users.ada, project: slow.projects.SLO };
-    const other = await seedTestWorkspace(handle.db, { slug: "bystander", at, members: { grace: "owner" }, projects: { BYS: "Bystander" } });
-    bystander = { id: other.id, owner: other.users.grace, project: other.projects.BYS };
+    bystander = await workspace("bystander");
   });
 
   afterEach(async () => {
-    // Every test starts from empty outboxes and quiet counterparts; what the server is still sending settles as nothing.
-    await handle.db.deleteFrom("webhooks").execute();
+    // Every test starts with no webhook on, an empty mail outbox and quiet counterparts; what the server is still sending settles as nothing.
+    await handle.db.updateTable("webhooks").set({ enabled: 0 }).execute();
     await handle.db.deleteFrom("jobs").execute();
     hanging.drop();
     smtp.stallRecipient(null);
@@ -103,24 +104,26 @@ describe.each(testDialects)("the job lanes on %s", (dialect) => {
   });
 
   it("lets another workspace's delivery and a password-reset mail through while a receiver that never answers holds ten deliveries", { timeout: 60_000 }, async () => {
+    const slowpoke = await workspace("slowpoke");
     await hook(slowpoke, hanging.url());
     for (let i = 1; i <= 10; i++) await file(slowpoke, `Slow ${i}`);
     await until(() => hanging.counts.opened > 0, "the slow receiver to be called");
 
     await hook(bystander, fast.url);
     await file(bystander, "Fast");
-    await resetMailTo("grace@example.com");
+    await resetMailTo("bystander@example.com");
     await until(() => (fast.received.length > 0 && smtp.received.length > 0) || hanging.counts.closed > 0, "the delivery and the mail, or a slow attempt to time out");
     expect({ delivered: fast.received.length, mailed: smtp.received.map((m) => m.envelopeTo), slowGivenUp: hanging.counts.closed }).toEqual({
       delivered: 1,
-      mailed: [["grace@example.com"]],
+      mailed: [["bystander@example.com"]],
       slowGivenUp: 0,
     });
   });
 
   it("lets another workspace's delivery through while twenty receivers of one workspace never answer five issues each", { timeout: 60_000 }, async () => {
-    for (let i = 1; i <= 20; i++) await hook(slowpoke, hanging.url(`/hooks/${i}`));
-    for (let i = 1; i <= 5; i++) await file(slowpoke, `Slow ${i}`);
+    const slowpokes = await workspace("slowpokes");
+    for (let i = 1; i <= 20; i++) await hook(slowpokes, hanging.url(`/hooks/${i}`));
+    for (let i = 1; i <= 5; i++) await file(slowpokes, `Slow ${i}`);
     await until(() => hanging.counts.opened > 0, "the slow receivers to be called");
 
     await hook(bystander, fast.url);
@@ -134,9 +137,9 @@ describe.each(testDialects)("the job lanes on %s", (dialect) => {
     await mail("stuck@example.com");
     await until(() => smtp.stalled.opened > 0, "the stuck mail's conversation");
 
-    await resetMailTo("grace@example.com");
+    await resetMailTo("bystander@example.com");
     await until(() => smtp.received.length > 0 || smtp.stalled.closed > 0, "the reset mail, or the stalled conversation to end");
-    expect({ mailed: smtp.received.map((m) => m.envelopeTo), stalledGivenUp: smtp.stalled.closed }).toEqual({ mailed: [["grace@example.com"]], stalledGivenUp: 0 });
+    expect({ mailed: smtp.received.map((m) => m.envelopeTo), stalledGivenUp: smtp.stalled.closed }).toEqual({ mailed: [["bystander@example.com"]], stalledGivenUp: 0 });
   });
 
   it("delivers webhooks while an SMTP server that never greets holds ten mails", { timeout: 60_000 }, async () => {
