@@ -5,6 +5,7 @@
  * delivery; a day of failures turns the webhook off and tells its creator in the inbox; old log
  * rows are pruned.
  */
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { addComment } from "~/comments/comments.server";
@@ -13,8 +14,8 @@ import { createLogger } from "~/logging/logger.server";
 import { listInbox, unreadCount } from "~/notifications/notifications.server";
 import { createWebhookDispatcher, deliveryRetentionMs, failingDisableMs, pruneWebhookDeliveries } from "~/webhooks/dispatcher.server";
 import type { AttemptOutcome, sendWebhook } from "~/webhooks/send.server";
-import { createWebhook, listWebhooks } from "~/webhooks/webhooks.server";
-import { testDialects, type TestDatabase } from "../support/databases";
+import { createWebhook, deleteWebhook, listWebhooks } from "~/webhooks/webhooks.server";
+import { testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
@@ -133,6 +134,28 @@ describe.each(testDialects)("the webhook dispatcher on %s", (dialect) => {
     await one.run(delivery!, () => later(110_001));
     expect(await db.selectFrom("webhook_deliveries").select(["status", "locked_by"]).where("issue_id", "=", issueId).execute()).toEqual([{ status: "pending", locked_by: "two" }]);
     expect(await db.selectFrom("webhook_attempts").select("id").execute()).toEqual([]);
+  });
+
+  it.runIf(dialect === "postgres")("deletes a webhook while one of its deliveries is being settled, without a deadlock", async () => {
+    const webhookId = await hook("https://a.example/hook");
+    await file("One");
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").executeTakeFirstOrThrow();
+    const settler = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await settler.connect();
+    try {
+      // What settling an attempt does: the delivery's row first, then its webhook's.
+      await settler.query("begin");
+      await settler.query("update webhook_deliveries set locked_until = null where id = $1", [delivery.id]);
+      const deleting = deleteWebhook(db, { workspaceId, webhookId }).catch((error: unknown) => String(error));
+      await waitForLockWaiters(settler, 1);
+      await settler.query("update webhooks set last_success_at = $1 where id = $2", [t0.toISOString(), webhookId]);
+      await settler.query("commit");
+      expect(await deleting).toBe(true);
+    } finally {
+      await settler.end();
+    }
+    expect(await db.selectFrom("webhooks").select("id").execute()).toEqual([]);
+    expect(await db.selectFrom("webhook_deliveries").select("id").execute()).toEqual([]);
   });
 
   it("writes deliveries with the change, to the webhooks that are on and want its type", async () => {
