@@ -23,6 +23,8 @@ export type Config = {
   /** How mail is sent; `undefined`: Cairn sends none. */
   mail: MailConfig | undefined;
   webhooks: WebhookConfig;
+  /** How long a claim on outbox work holds unless its instance renews it (JOB_LEASE_SECONDS). */
+  jobLeaseMs: number;
   /** Requests each API token may make a minute (API_RATE_LIMIT). */
   apiRatePerMinute: number;
   attachments: AttachmentLimits;
@@ -121,6 +123,12 @@ function parseTrustProxy(raw: string | undefined): Config["trustProxy"] {
 function parseDrainSeconds(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 0;
   if (!/^\d+$/.test(raw) || Number(raw) > 300) invalid("DRAIN_SECONDS", "a whole number of seconds from 0 to 300", raw);
+  return Number(raw);
+}
+
+function parseJobLeaseSeconds(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 30;
+  if (!/^\d+$/.test(raw) || Number(raw) < 2 || Number(raw) > 600) invalid("JOB_LEASE_SECONDS", "a whole number of seconds from 2 to 600", raw);
   return Number(raw);
 }
 
@@ -263,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       retryDelaysSeconds: parseWebhookRetryDelays(env.WEBHOOK_RETRY_DELAYS),
       allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
     },
+    jobLeaseMs: parseJobLeaseSeconds(env.JOB_LEASE_SECONDS) * 1000,
     apiRatePerMinute: parseApiRateLimit(env.API_RATE_LIMIT),
     attachments: parseAttachmentLimits(env),
   };

@@ -10,7 +10,7 @@ import { withErrorDigests } from "~/errors/route-errors.server";
 import { createLogger } from "~/logging/logger.server";
 import { type JobRunner, startJobRunner } from "~/jobs/job-runner.server";
 import { createMailer } from "~/mail/mailer.server";
-import { createWebhookDispatcher } from "~/webhooks/dispatcher.server";
+import { createWebhookDispatcher, pruneWebhookDeliveries } from "~/webhooks/dispatcher.server";
 import { createTelemetry } from "~/monitoring/otlp-export.server";
 import { demoPassword, parseSeedArguments, seedWorkspace } from "~/seed/seed.server";
 import { createHostApp } from "./app.server";
@@ -133,16 +133,15 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
 
     const applied = await migrateToLatest(database);
     sessionSecret = await resolveSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, database, logger });
-    // The outbox's jobs run once the schema is there; mail only when SMTP is configured.
-    // Webhook deliveries have an outbox of their own, run by the same loop (decision record 020).
+    // The outboxes run once the schema is there, each kind in a lane of its own (decision record 025):
+    // mail only when SMTP is configured; webhook deliveries have an outbox of their own (decision record 020).
     jobRunner = startJobRunner({
       database,
       logger,
+      leaseMs: config.jobLeaseMs,
       handlers: mailer ? { mail: (mail) => mailer.send(mail) } : {},
-      dispatchers: (instance) => [
-        createWebhookDispatcher({ database, logger, instance, ...config.webhooks, publicUrl: config.publicUrl }),
-      ],
-      cleanUps: [(now) => deleteUnclaimedAttachments(database.db, now)],
+      lanes: (instance) => [createWebhookDispatcher({ database, logger, instance, ...config.webhooks, publicUrl: config.publicUrl })],
+      cleanUps: [(now) => pruneWebhookDeliveries(database.db, now), (now) => deleteUnclaimedAttachments(database.db, now)],
     });
     lifecycle.state = "ready";
     logger.info(

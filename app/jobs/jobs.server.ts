@@ -53,8 +53,8 @@ export async function enqueueJob<K extends JobKind>(
 
 /**
  * Claims up to `limit` due jobs for `instance` until `leaseMs` from now, and counts the attempt:
- * jobs still to do whose time has come and that nobody holds (or whose holder's lease has run out —
- * it died, or hangs). PostgreSQL skips rows another instance is claiming (`FOR UPDATE SKIP LOCKED`);
+ * jobs still to do whose time has come and that nobody holds (or whose holder's lease has run out:
+ * it died, or stopped renewing it). PostgreSQL skips rows another instance is claiming (`FOR UPDATE SKIP LOCKED`);
  * SQLite's single writer makes each claim whole.
  */
 export async function claimDueJobs(
@@ -119,13 +119,26 @@ export async function finishJob(
   return "retry";
 }
 
+/** Extends the leases of the jobs `instance` still holds: it is running them (decision record 025). */
+export async function renewJobs(db: Database, renewal: { ids: number[]; instance: string; now: Date; leaseMs: number }): Promise<void> {
+  if (!renewal.ids.length) return;
+  await db
+    .updateTable("jobs")
+    .set({ locked_until: new Date(renewal.now.getTime() + renewal.leaseMs).toISOString() })
+    .where("id", "in", renewal.ids)
+    .where("locked_by", "=", renewal.instance)
+    .where("done_at", "is", null)
+    .where("failed_at", "is", null)
+    .execute();
+}
+
 /** Gives claimed jobs back unrun (the instance is stopping): due again at once, the attempt not counted. */
-export async function releaseJobs(db: Database, jobs: ClaimedJob[], instance: string): Promise<void> {
-  if (!jobs.length) return;
+export async function releaseJobs(db: Database, ids: number[], instance: string): Promise<void> {
+  if (!ids.length) return;
   await db
     .updateTable("jobs")
     .set((eb) => ({ locked_by: null, locked_until: null, attempts: eb("attempts", "-", 1) }))
-    .where("id", "in", jobs.map((job) => job.id))
+    .where("id", "in", ids)
     .where("locked_by", "=", instance)
     .execute();
 }

@@ -15,8 +15,9 @@ const permanentReplies = new Set([550, 551, 552, 553, 554]);
 
 /**
  * Mail over SMTP as SMTP_URL says (nodemailer): `smtp://` upgrades with STARTTLS whenever the server
- * offers it, `smtps://` is TLS from the start. Every step has a time limit, well inside the job's
- * lease, so that a server that stops answering fails the attempt rather than holding it.
+ * offers it, `smtps://` is TLS from the start. Every step has a time limit, so that a server that
+ * stops answering fails the attempt rather than holding one of the mail lane's places (decision
+ * record 025: the lane sends 3 at once, each on a connection of its own, and renews their leases).
  */
 export function createMailer(config: MailConfig): Mailer {
   const transport = createTransport(

@@ -1,4 +1,5 @@
-import type { DatabaseHandle } from "~/db/database.server";
+import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { Lane } from "~/jobs/lane.server";
 import type { Logger } from "~/logging/logger.server";
 import { withPublicUrl } from "./payload.server";
 import { type AttemptOutcome, sendWebhook } from "./send.server";
@@ -18,64 +19,108 @@ export type WebhookDispatcherOptions = {
   retryDelaysSeconds: number[];
   allowPrivate: boolean;
   publicUrl: string | undefined;
-  /** How long a claim holds: longer than an attempt may take (10 s). */
-  leaseMs?: number;
-  batch?: number;
+  /** Deliveries this instance sends at once. */
+  concurrency?: number;
+  /** Deliveries to one webhook in flight at once, over every instance: a receiver that hangs holds no more. */
+  perWebhook?: number;
+  /** Deliveries of one workspace's webhooks in flight at once, over every instance: its twenty webhooks hanging hold no more. */
+  perWorkspace?: number;
   /** Sends one attempt (tests may stand in for it). */
   send?: typeof sendWebhook;
 };
 
-type Claimed = { id: number; webhook_id: number; message_id: string; payload: string; attempts: number };
+export type ClaimedDelivery = { id: number; webhook_id: number; message_id: string; payload: string; attempts: number };
 
 /**
- * Delivers the webhooks' outbox (`webhook_deliveries`), run by the job runner's loop
- * (decision record 020). A delivery is claimed only when it is due, its webhook is on, and no
+ * The webhooks' outbox (`webhook_deliveries`, decision record 020) as a lane of the job runner
+ * (decision record 025). A delivery is claimed only when it is due, its webhook is on, and no
  * earlier delivery of the same issue to the same webhook is still pending: events of an issue
- * reach a webhook in order, a later one waiting while an earlier one is retried.
+ * reach a webhook in order, a later one waiting while an earlier one is retried. Claims are fair:
+ * at most `perWebhook` deliveries of a webhook and `perWorkspace` of a workspace are in flight,
+ * and the least busy workspaces go first, so that a receiver that never answers delays only its own.
  */
-export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): Lane<ClaimedDelivery> {
   const { database, logger, instance } = options;
   const { db, dialect } = database;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const batch = options.batch ?? 10;
+  const perWebhook = options.perWebhook ?? 2;
+  const perWorkspace = options.perWorkspace ?? 4;
   const send = options.send ?? sendWebhook;
 
-  async function claim(now: Date): Promise<Claimed[]> {
+  async function claim({ now, leaseMs, limit }: { now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     const at = now.toISOString();
-    const due = db
-      .selectFrom("webhook_deliveries as d")
-      .select("d.id")
-      .where("d.status", "=", "pending")
-      .where("d.run_at", "<=", at)
-      .where((eb) => eb.or([eb("d.locked_until", "is", null), eb("d.locked_until", "<=", at)]))
-      .where("d.webhook_id", "in", (eb) => eb.selectFrom("webhooks").select("webhooks.id").where("webhooks.enabled", "=", 1))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("webhook_deliveries as e")
-              .select("e.id")
-              .whereRef("e.webhook_id", "=", "d.webhook_id")
-              .whereRef("e.issue_id", "=", "d.issue_id")
-              .where("e.status", "=", "pending")
-              .whereRef("e.id", "<", "d.id"),
-          ),
+    // Most polls find nothing due: a read says so without taking SQLite's write lock.
+    const anyDue = await db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("run_at", "<=", at)
+      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!anyDue) return [];
+    // Each webhook's first `perWebhook` deliveries in line, held or free: due, and no earlier delivery of
+    // their issue to the webhook pending. One seek per webhook (migrations/0024), however many wait.
+    const positions = Array.from({ length: perWebhook }, (_, position) => position);
+    const lines = await db
+      .selectFrom("webhooks as w")
+      .select((eb) =>
+        positions.map((position) =>
+          eb
+            .selectFrom("webhook_deliveries as x")
+            .select("x.id")
+            .whereRef("x.webhook_id", "=", "w.id")
+            .where("x.status", "=", "pending")
+            .where("x.run_at", "<=", at)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom("webhook_deliveries as e")
+                    .select("e.id")
+                    .whereRef("e.webhook_id", "=", "x.webhook_id")
+                    .whereRef("e.issue_id", "=", "x.issue_id")
+                    .where("e.status", "=", "pending")
+                    .whereRef("e.id", "<", "x.id"),
+                ),
+              ),
+            )
+            .orderBy("x.run_at")
+            .orderBy("x.id")
+            .limit(1)
+            .offset(position)
+            .as(`at${position}`),
         ),
       )
-      .orderBy("d.run_at")
-      .orderBy("d.id");
-    // Most polls find nothing: a read says so without taking SQLite's write lock.
-    if (!(await due.limit(1).executeTakeFirst())) return [];
+      .where("w.enabled", "=", 1)
+      .execute();
+    const ids = lines.flatMap((line) => positions.map((position) => (line as Record<string, number | null>)[`at${position}`])).filter((id) => id != null);
+    if (!ids.length) return [];
+    const fronts = await db
+      .selectFrom("webhook_deliveries as d")
+      .innerJoin("webhooks as w", "w.id", "d.webhook_id")
+      .select(["d.id", "d.run_at", "d.locked_until", "w.workspace_id"])
+      .where("d.id", "in", ids)
+      .execute();
+    const chosen = fairShare(fronts, { at, perWorkspace, limit });
+    if (!chosen.length) return [];
+    // Checked again on the rows themselves, which PostgreSQL locks, skipping those another instance is claiming.
+    const claimable = db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("id", "in", chosen)
+      .where("status", "=", "pending")
+      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+      .$if(dialect === "postgres", (query) => query.forUpdate().skipLocked());
     const rows = await db
       .updateTable("webhook_deliveries")
       .set((eb) => ({ locked_by: instance, locked_until: new Date(now.getTime() + leaseMs).toISOString(), attempts: eb("attempts", "+", 1) }))
-      .where("id", "in", due.limit(batch).$if(dialect === "postgres", (query) => query.forUpdate().skipLocked()))
+      .where("id", "in", claimable)
       .returning(["id", "webhook_id", "message_id", "payload", "attempts"])
       .execute();
     return rows.sort((a, b) => a.id - b.id);
   }
 
   /** Records an attempt and what follows from it: delivered, retried later, or failed for good. */
-  async function settle(delivery: Claimed, outcome: AttemptOutcome, now: Date): Promise<void> {
+  async function settle(delivery: ClaimedDelivery, outcome: AttemptOutcome, now: Date): Promise<void> {
     const at = now.toISOString();
     const delays = options.retryDelaysSeconds;
     await db.transaction().execute(async (trx) => {
@@ -150,7 +195,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     });
   }
 
-  async function deliver(delivery: Claimed, now: () => Date): Promise<void> {
+  async function deliver(delivery: ClaimedDelivery, now: () => Date): Promise<void> {
     const hook = await db.selectFrom("webhooks").select(["url", "secret"]).where("id", "=", delivery.webhook_id).executeTakeFirst();
     // Deleted since it was claimed: its deliveries went with it.
     if (!hook) return;
@@ -169,32 +214,68 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   }
 
   return {
-    /**
-     * One batch, its deliveries sent side by side. True when it sent any: the next event of an
-     * issue may be due now that the one before it is done, so the loop looks again at once.
-     */
-    async run(now: () => Date): Promise<boolean> {
-      const claimed = await claim(now());
-      await Promise.all(
-        claimed.map((delivery) =>
-          deliver(delivery, now).catch((error: unknown) => {
-            // The database went away, say: the lease runs out and the delivery is claimed again.
-            logger.warn({ err: error, deliveryId: delivery.id }, "Could not record a webhook delivery");
-          }),
-        ),
-      );
-      return claimed.length > 0;
+    name: "webhooks",
+    concurrency: options.concurrency ?? 16,
+    claim,
+    run: (delivery, clock) =>
+      deliver(delivery, clock).catch((error: unknown) => {
+        // The database went away, say: the lease runs out and the delivery is claimed again.
+        logger.warn({ err: error, deliveryId: delivery.id }, "Could not record a webhook delivery");
+      }),
+    async renew({ ids, now, leaseMs }) {
+      await db
+        .updateTable("webhook_deliveries")
+        .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where("id", "in", ids)
+        .where("locked_by", "=", instance)
+        .where("status", "=", "pending")
+        .execute();
     },
-    /** Deletes finished deliveries (and their attempts) older than 30 days. */
-    async prune(now: Date): Promise<number> {
-      const deleted = await db
-        .deleteFrom("webhook_deliveries")
-        .where("status", "!=", "pending")
-        .where("finished_at", "<", new Date(now.getTime() - deliveryRetentionMs).toISOString())
-        .executeTakeFirst();
-      return Number(deleted.numDeletedRows);
+    async release(ids) {
+      await db
+        .updateTable("webhook_deliveries")
+        .set((eb) => ({ locked_by: null, locked_until: null, attempts: eb("attempts", "-", 1) }))
+        .where("id", "in", ids)
+        .where("locked_by", "=", instance)
+        .execute();
     },
   };
 }
 
-export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;
+type FrontDelivery = { id: number; run_at: string; locked_until: string | null; workspace_id: number };
+
+/**
+ * Which of the deliveries at the front of their webhooks' lines to claim, at most `limit`: the free
+ * ones, each workspace's in the order they are due, as long as the workspace has fewer than
+ * `perWorkspace` in flight with them; the least busy workspaces first. A delivery is held (in
+ * flight) while its lease runs: claims go in the order deliveries are due, so those in flight are
+ * at the front of their lines, and counting them there counts them all.
+ */
+function fairShare(fronts: FrontDelivery[], share: { at: string; perWorkspace: number; limit: number }): number[] {
+  const byWorkspace = new Map<number, FrontDelivery[]>();
+  for (const front of fronts) byWorkspace.set(front.workspace_id, [...(byWorkspace.get(front.workspace_id) ?? []), front]);
+  const loads: { id: number; run_at: string; load: number }[] = [];
+  const due = (a: FrontDelivery, b: FrontDelivery) => a.run_at.localeCompare(b.run_at) || a.id - b.id;
+  for (const workspace of byWorkspace.values()) {
+    const held = workspace.filter((front) => front.locked_until !== null && front.locked_until > share.at).length;
+    const free = workspace.filter((front) => front.locked_until === null || front.locked_until <= share.at).sort(due);
+    for (const [index, front] of free.entries()) {
+      const load = held + index + 1;
+      if (load <= share.perWorkspace) loads.push({ id: front.id, run_at: front.run_at, load });
+    }
+  }
+  return loads
+    .sort((a, b) => a.load - b.load || a.run_at.localeCompare(b.run_at) || a.id - b.id)
+    .slice(0, share.limit)
+    .map((front) => front.id);
+}
+
+/** Deletes finished deliveries (and their attempts) older than 30 days: one of the job runner's hourly clean-ups. */
+export async function pruneWebhookDeliveries(db: Database, now: Date): Promise<number> {
+  const deleted = await db
+    .deleteFrom("webhook_deliveries")
+    .where("status", "!=", "pending")
+    .where("finished_at", "<", new Date(now.getTime() - deliveryRetentionMs).toISOString())
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}

@@ -142,10 +142,20 @@ export async function setWebhookEnabled(db: Database, change: { workspaceId: num
   return Number(updated.numUpdatedRows) > 0;
 }
 
-/** Deletes a webhook of the workspace with its deliveries and their log; false when there is none. */
+/**
+ * Deletes a webhook of the workspace with its deliveries and their log; false when there is none.
+ * The deliveries go first: settling an attempt locks its delivery, then its webhook (decision
+ * record 025), and taking them in the same order cannot deadlock with it on PostgreSQL.
+ */
 export async function deleteWebhook(db: Database, removal: { workspaceId: number; webhookId: number }): Promise<boolean> {
-  const deleted = await db.deleteFrom("webhooks").where("id", "=", removal.webhookId).where("workspace_id", "=", removal.workspaceId).executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom("webhook_deliveries")
+      .where("webhook_id", "in", (eb) => eb.selectFrom("webhooks").select("id").where("id", "=", removal.webhookId).where("workspace_id", "=", removal.workspaceId))
+      .execute();
+    const deleted = await trx.deleteFrom("webhooks").where("id", "=", removal.webhookId).where("workspace_id", "=", removal.workspaceId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { type JobRunner, startJobRunner } from "~/jobs/job-runner.server";
-import { claimDueJobs, enqueueJob, finishJob, maxAttempts, PermanentJobError, pruneJobs, retryDelayMs } from "~/jobs/jobs.server";
+import { claimDueJobs, enqueueJob, finishJob, maxAttempts, PermanentJobError, pruneJobs, renewJobs, retryDelayMs } from "~/jobs/jobs.server";
 import { createLogger } from "~/logging/logger.server";
 import type { OutgoingMail } from "~/mail/outgoing-mail";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
@@ -78,7 +78,7 @@ describe.each(testDialects)("the outbox on %s", (dialect) => {
     const ids = [];
     for (const to of ["a@example.com", "b@example.com", "c@example.com"]) ids.push(await enqueueJob(db, { kind: "mail", payload: mail(to), now: t0 }));
     const sent: string[] = [];
-    runners.push(startJobRunner({ database: handle, logger: silent, pollMs: 20, batch: 2, clock: () => t0, handlers: { mail: async (m) => void sent.push(m.to) } }));
+    runners.push(startJobRunner({ database: handle, logger: silent, pollMs: 20, jobConcurrency: 2, clock: () => t0, handlers: { mail: async (m) => void sent.push(m.to) } }));
     await until(async () => (await db.selectFrom("jobs").select("id").where("done_at", "is", null).execute()).length === 0, "the jobs to be done");
     expect(sent).toEqual(["a@example.com", "b@example.com", "c@example.com"]);
     for (const id of ids) expect(await jobRow(id)).toMatchObject({ attempts: 1, done_at: t0.toISOString(), locked_by: null, locked_until: null, last_error: null });
@@ -177,7 +177,7 @@ describe.each(testDialects)("the outbox on %s", (dialect) => {
     expect(await jobRow(id)).toMatchObject({ attempts: 2, last_error: null });
   });
 
-  it("gives back the jobs it claimed but did not start when it stops", async () => {
+  it("claims only the jobs it has room to start, and finishes the one it runs when it stops", async () => {
     const ids = [];
     for (const to of ["a@example.com", "b@example.com", "c@example.com"]) ids.push(await enqueueJob(db, { kind: "mail", payload: mail(to), now: t0 }));
     let release!: () => void;
@@ -186,6 +186,7 @@ describe.each(testDialects)("the outbox on %s", (dialect) => {
         database: handle,
         logger: silent,
         pollMs: 20,
+        jobConcurrency: 1,
         clock: () => t0,
         handlers: {
           mail: () => {
@@ -197,11 +198,62 @@ describe.each(testDialects)("the outbox on %s", (dialect) => {
       runners.push(runner);
     });
     await started;
+    // The first is being sent; the others wait unclaimed, free for any instance to take.
+    expect(await jobRow(ids[0]!)).toMatchObject({ attempts: 1, done_at: null });
+    expect((await jobRow(ids[0]!)).locked_by).not.toBeNull();
+    for (const id of ids.slice(1)) expect(await jobRow(id)).toMatchObject({ attempts: 0, locked_by: null, locked_until: null });
     const stopped = runners[0]!.stop();
     release();
     await stopped;
     expect(await jobRow(ids[0]!)).toMatchObject({ attempts: 1, done_at: t0.toISOString() });
     for (const id of ids.slice(1)) expect(await jobRow(id)).toMatchObject({ attempts: 0, locked_by: null, locked_until: null, done_at: null });
+  });
+
+  it("renews the lease of a job while it runs, so that no other instance takes it", async () => {
+    const id = await enqueueJob(db, { kind: "mail", payload: mail("slow@example.com"), now: t0 });
+    let now = t0;
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => {
+      runners.push(
+        startJobRunner({
+          database: handle,
+          logger: silent,
+          pollMs: 20,
+          leaseMs: 300,
+          clock: () => now,
+          handlers: {
+            mail: () => {
+              resolve();
+              return new Promise<void>((done) => (release = done));
+            },
+          },
+        }),
+      );
+    });
+    await started;
+    expect(await jobRow(id)).toMatchObject({ locked_until: later(300).toISOString() });
+    now = later(250);
+    await until(async () => (await jobRow(id)).locked_until === later(550).toISOString(), "the lease to be renewed");
+    // Past the first lease, the job is still held.
+    expect(await claim(other, "b", later(400))).toEqual([]);
+    release();
+    await until(async () => (await jobRow(id)).done_at !== null, "the job to be done");
+  });
+
+  it("renews only the leases the instance holds, of jobs not finished", async () => {
+    const [held, taken, done] = [
+      await enqueueJob(db, { kind: "mail", payload: mail("a@example.com"), now: t0 }),
+      await enqueueJob(db, { kind: "mail", payload: mail("b@example.com"), now: t0 }),
+      await enqueueJob(db, { kind: "mail", payload: mail("c@example.com"), now: t0 }),
+    ];
+    const [heldJob, , doneJob] = await claim(handle, "a", t0);
+    await db.updateTable("jobs").set({ locked_by: "b" }).where("id", "=", taken).execute();
+    await finishJob(db, doneJob!, { instance: "a", now: t0 });
+    await renewJobs(db, { ids: [held, taken, done], instance: "a", now: later(50_000), leaseMs: 60_000 });
+    expect(heldJob!.id).toBe(held);
+    expect((await jobRow(held)).locked_until).toBe(later(110_000).toISOString());
+    expect((await jobRow(taken)).locked_until).toBe(later(60_000).toISOString());
+    expect(await jobRow(done)).toMatchObject({ locked_until: null, locked_by: null });
   });
 
   it("runs its clean-ups on its first look, then once an hour", async () => {

@@ -5,16 +5,17 @@
  * delivery; a day of failures turns the webhook off and tells its creator in the inbox; old log
  * rows are pruned.
  */
+import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { addComment } from "~/comments/comments.server";
 import { createIssue, updateIssue } from "~/issues/issues.server";
 import { createLogger } from "~/logging/logger.server";
 import { listInbox, unreadCount } from "~/notifications/notifications.server";
-import { createWebhookDispatcher, deliveryRetentionMs, failingDisableMs } from "~/webhooks/dispatcher.server";
+import { createWebhookDispatcher, deliveryRetentionMs, failingDisableMs, pruneWebhookDeliveries } from "~/webhooks/dispatcher.server";
 import type { AttemptOutcome, sendWebhook } from "~/webhooks/send.server";
-import { createWebhook, listWebhooks } from "~/webhooks/webhooks.server";
-import { testDialects, type TestDatabase } from "../support/databases";
+import { createWebhook, deleteWebhook, listWebhooks } from "~/webhooks/webhooks.server";
+import { testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
@@ -41,12 +42,16 @@ describe.each(testDialects)("the webhook dispatcher on %s", (dialect) => {
     return { ok: true, statusCode: 200, error: null, durationMs: 3, refused: false, ...answer };
   };
   const fail: Partial<AttemptOutcome> = { ok: false, statusCode: 500, error: "HTTP 500" };
-  const dispatcher = () =>
-    createWebhookDispatcher({ database: handle, logger: silent, instance: "test", retryDelaysSeconds: [60, 600], allowPrivate: false, publicUrl: "https://cairn.example.test", send });
-  /** Runs the dispatcher until nothing more is due at `now`. */
+  const dispatcher = (instance = "test") =>
+    createWebhookDispatcher({ database: handle, logger: silent, instance, retryDelaysSeconds: [60, 600], allowPrivate: false, publicUrl: "https://cairn.example.test", send });
+  /** Sends what is due at `now`, one delivery after another, until nothing more is claimed. */
   const drain = async () => {
-    const run = dispatcher();
-    while (await run.run(() => now));
+    const lane = dispatcher();
+    for (;;) {
+      const claimed = await lane.claim({ now, leaseMs: 60_000, limit: 16 });
+      if (!claimed.length) return;
+      for (const delivery of claimed) await lane.run(delivery, () => now);
+    }
   };
 
   withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
@@ -73,6 +78,85 @@ describe.each(testDialects)("the webhook dispatcher on %s", (dialect) => {
     if (!made.ok) throw new Error(made.message);
     return made.id;
   };
+
+  /** A second workspace with a webhook and an issue filed, whose delivery is written after acme's. */
+  const otherWorkspaceWithDelivery = async () => {
+    const beta = await seedTestWorkspace(db, { slug: "beta", at: t0, members: { linus: "owner" }, projects: { BET: "Beta" } });
+    const made = await createWebhook(db, { workspaceId: beta.id, userId: beta.users.linus, url: "https://b.example/hook", events: [], now });
+    if (!made.ok) throw new Error(made.message);
+    await createIssue(db, { project: beta.projects.BET, reporterId: beta.users.linus, fields: issueFields({ title: "Beta" }), now });
+    return made.id;
+  };
+  const countByWebhook = (claimed: { webhook_id: number }[]) => {
+    const counts: Record<number, number> = {};
+    for (const { webhook_id } of claimed) counts[webhook_id] = (counts[webhook_id] ?? 0) + 1;
+    return counts;
+  };
+  const lease = { leaseMs: 60_000, limit: 16 };
+
+  it("has at most two deliveries of a webhook and four of a workspace in flight, over every instance", async () => {
+    const [first, second, third] = [await hook("https://a.example/1"), await hook("https://a.example/2"), await hook("https://a.example/3")];
+    for (const title of ["One", "Two", "Three"]) await file(title);
+    const beta = await otherWorkspaceWithDelivery();
+    const claimed = await dispatcher("one").claim({ now, ...lease });
+    expect(countByWebhook(claimed)).toEqual({ [first]: 2, [second]: 1, [third]: 1, [beta]: 1 });
+    // Another instance finds every webhook and workspace at its share.
+    expect(await dispatcher("two").claim({ now, ...lease })).toEqual([]);
+    // One delivered: its place goes to the next delivery of acme, within each webhook's two.
+    await dispatcher("one").run(claimed[0]!, () => now);
+    expect(countByWebhook(await dispatcher("two").claim({ now, ...lease }))).toEqual({ [second]: 1 });
+  });
+
+  it("claims for the least busy workspace first, even when another's deliveries are older", async () => {
+    const acme = await hook("https://a.example/1");
+    for (const title of ["One", "Two", "Three"]) await file(title);
+    const beta = await otherWorkspaceWithDelivery();
+    const one = dispatcher("one");
+    const next = async () => countByWebhook(await one.claim({ now, leaseMs: 60_000, limit: 1 }));
+    expect(await next()).toEqual({ [acme]: 1 });
+    expect(await next()).toEqual({ [beta]: 1 });
+    expect(await next()).toEqual({ [acme]: 1 });
+    expect(await next()).toEqual({});
+  });
+
+  it("renews only the leases an instance holds; a lapsed one is claimed by another, and the first instance's outcome then changes nothing", async () => {
+    await hook("https://a.example/hook");
+    const issueId = await file("One");
+    const [one, two] = [dispatcher("one"), dispatcher("two")];
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+    const [delivery] = await one.claim({ now: t0, ...lease });
+    await one.renew({ ids: [delivery!.id], now: later(50_000), leaseMs: 60_000 });
+    await two.renew({ ids: [delivery!.id], now: later(100_000), leaseMs: 600_000 });
+    expect(await two.claim({ now: later(109_999), ...lease })).toEqual([]);
+    const [again] = await two.claim({ now: later(110_000), ...lease });
+    expect(again).toMatchObject({ id: delivery!.id, attempts: 2 });
+    // The first instance comes back and reports: its lease is gone, so nothing is recorded.
+    await one.run(delivery!, () => later(110_001));
+    expect(await db.selectFrom("webhook_deliveries").select(["status", "locked_by"]).where("issue_id", "=", issueId).execute()).toEqual([{ status: "pending", locked_by: "two" }]);
+    expect(await db.selectFrom("webhook_attempts").select("id").execute()).toEqual([]);
+  });
+
+  it.runIf(dialect === "postgres")("deletes a webhook while one of its deliveries is being settled, without a deadlock", async () => {
+    const webhookId = await hook("https://a.example/hook");
+    await file("One");
+    const delivery = await db.selectFrom("webhook_deliveries").select("id").executeTakeFirstOrThrow();
+    const settler = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await settler.connect();
+    try {
+      // What settling an attempt does: the delivery's row first, then its webhook's.
+      await settler.query("begin");
+      await settler.query("update webhook_deliveries set locked_until = null where id = $1", [delivery.id]);
+      const deleting = deleteWebhook(db, { workspaceId, webhookId }).catch((error: unknown) => String(error));
+      await waitForLockWaiters(settler, 1);
+      await settler.query("update webhooks set last_success_at = $1 where id = $2", [t0.toISOString(), webhookId]);
+      await settler.query("commit");
+      expect(await deleting).toBe(true);
+    } finally {
+      await settler.end();
+    }
+    expect(await db.selectFrom("webhooks").select("id").execute()).toEqual([]);
+    expect(await db.selectFrom("webhook_deliveries").select("id").execute()).toEqual([]);
+  });
 
   it("writes deliveries with the change, to the webhooks that are on and want its type", async () => {
     await hook("https://a.example/all");
@@ -174,9 +258,8 @@ describe.each(testDialects)("the webhook dispatcher on %s", (dialect) => {
     expect(await db.selectFrom("webhook_deliveries").select(["status", "attempts"]).execute()).toEqual([{ status: "failed", attempts: 1 }]);
     await file("Two");
     await drain();
-    const run = dispatcher();
-    expect(await run.prune(new Date(t0.getTime() + deliveryRetentionMs - 1000))).toBe(0);
-    expect(await run.prune(new Date(t0.getTime() + deliveryRetentionMs + 1000))).toBe(2);
+    expect(await pruneWebhookDeliveries(db, new Date(t0.getTime() + deliveryRetentionMs - 1000))).toBe(0);
+    expect(await pruneWebhookDeliveries(db, new Date(t0.getTime() + deliveryRetentionMs + 1000))).toBe(2);
     expect(await db.selectFrom("webhook_attempts").select("id").execute()).toEqual([]);
   });
 });

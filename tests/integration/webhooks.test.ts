@@ -6,14 +6,13 @@
  * outbox took after a kill -9; a server without WEBHOOK_ALLOW_PRIVATE refuses to call 127.0.0.1.
  * Roles, cross-workspace ids and odd input on /w/:workspace/settings/webhooks.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient } from "../support/browserless-client";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
+import { type Received, type Receiver, startReceiver } from "../support/webhook-receivers";
 import { addMember } from "../support/workspaces";
 
 const publicUrl = "https://cairn.example.test";
@@ -22,40 +21,6 @@ let addresses = 0;
 const fromNewAddress = () => ({ "x-forwarded-for": `198.51.100.${++addresses}` });
 const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type Received = { headers: IncomingHttpHeaders; body: string; answered: number };
-
-/** An HTTP receiver on 127.0.0.1 that answers with the next status of `answers` (then 200). */
-async function startReceiver() {
-  const received: Received[] = [];
-  const answers: number[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      const status = answers.shift() ?? 200;
-      received.push({ headers: request.headers, body, answered: status });
-      response.writeHead(status, { "content-type": "text/plain" }).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/cairn`;
-  return {
-    url,
-    received,
-    answers,
-    async waitFor(count: number, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}: ${received.map((r) => r.body.slice(0, 40)).join(" | ")}`);
-        await pause(50);
-      }
-      return received;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A form post with repeated fields (`events`), as a browser sends a group of checkboxes. */
 async function postPairs(client: BrowserlessClient, path: string, pairs: [string, string][]) {
@@ -71,7 +36,7 @@ describe.each(testDialects)("webhooks over HTTP on %s", (dialect) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let server: RunningServer;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
   let secret: string;
   let webhookId: number;
   const people = {} as Record<"olivia" | "grace" | "linus" | "margaret" | "stranger", { client: BrowserlessClient; id: number }>;

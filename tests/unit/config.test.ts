@@ -18,6 +18,7 @@ describe("loadConfig", () => {
       publicUrl: undefined,
       mail: undefined,
       webhooks: { retryDelaysSeconds: [5, 300, 1800, 7200, 18000, 36000], allowPrivate: false },
+      jobLeaseMs: 30_000,
       apiRatePerMinute: 600,
       attachments: { maxBytes: 10 * 1024 * 1024, workspaceMaxBytes: 1024 * 1024 * 1024 },
     });
@@ -35,6 +36,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhooks.allowPrivate).toBe(true);
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "false" }).webhooks.allowPrivate).toBe(false);
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow("WEBHOOK_ALLOW_PRIVATE must be true or false");
+  });
+
+  it("reads JOB_LEASE_SECONDS as whole seconds from 2 to 600", () => {
+    expect(loadConfig({ JOB_LEASE_SECONDS: "2" }).jobLeaseMs).toBe(2000);
+    expect(loadConfig({ JOB_LEASE_SECONDS: "600" }).jobLeaseMs).toBe(600_000);
+    for (const bad of ["0", "1", "601", "1.5", "30s", "-5"]) {
+      expect(() => loadConfig({ JOB_LEASE_SECONDS: bad }), bad).toThrow("JOB_LEASE_SECONDS must be a whole number of seconds from 2 to 600");
+    }
   });
 
   it("sends mail only with SMTP_URL, which needs PUBLIC_URL for its links, and names a sender", () => {
