@@ -7,7 +7,7 @@ import { type AttachmentRef, recordIssueEvent } from "~/issues/issue-events.serv
 import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import type { Transaction } from "kysely";
-import { fileLimitProblem, formatBytes, inlineImageTypes } from "./attachments";
+import { fileLimitProblem, formatBytes, type ImageInText, inlineImageTypes, isPreviewable } from "./attachments";
 import { detectContent } from "./content-type.server";
 
 /** A refusal of files: too many or too large (413, the limit named), or none at all (400). */
@@ -173,7 +173,7 @@ export async function attachFiles(
 }
 
 /** A file dropped or pasted into a text box (with JavaScript): uploaded at once, claimed when its form is sent. */
-export type UnclaimedUpload = { id: number; filename: string; contentType: string; size: number };
+export type UnclaimedUpload = { id: number; filename: string; contentType: string; size: number; width: number | null; height: number | null };
 
 /**
  * Keeps a file for the form it was dropped into, before that form is sent (a new issue has no id
@@ -190,7 +190,7 @@ export async function uploadUnclaimed(
   const values = { workspaceId: upload.workspaceId, issueId: null, commentId: null, uploaderId: upload.uploaderId, now: upload.now.toISOString(), limits: upload.limits };
   const inserted = await database.db.transaction().execute((trx) => insertWithinQuota(trx, database.dialect, values, [row!]));
   if ("ok" in inserted) return inserted;
-  return { ok: true, attachment: { id: inserted[0]!.id, filename: row!.filename, contentType: row!.content_type, size: row!.size } };
+  return { ok: true, attachment: { id: inserted[0]!.id, filename: row!.filename, contentType: row!.content_type, size: row!.size, width: row!.width, height: row!.height } };
 }
 
 /**
@@ -258,23 +258,28 @@ export async function findServedAttachment(db: Database, lookup: { workspaceSlug
     .selectFrom("attachments")
     .innerJoin("workspaces", "workspaces.id", "attachments.workspace_id")
     .innerJoin("memberships", (join) => join.onRef("memberships.workspace_id", "=", "attachments.workspace_id").on("memberships.user_id", "=", lookup.userId))
-    .select(["attachments.id", "attachments.filename", "attachments.content_type", "attachments.size", "attachments.content"])
+    .select(["attachments.id", "attachments.filename", "attachments.content_type", "attachments.size", "attachments.width", "attachments.height", "attachments.content"])
     .where("attachments.id", "=", lookup.id)
     .where("workspaces.slug", "=", lookup.workspaceSlug)
     .executeTakeFirst();
 }
 
-/** Of these ids, the workspace's attachments that are images shown inline, with their dimensions. */
-export async function findInlineImages(db: Database, workspaceId: number, ids: readonly number[]): Promise<Map<number, { width: number | null; height: number | null }>> {
+/** Of these ids, the workspace's attachments that are images (of the types shown inline), as a text shows them. */
+export async function findInlineImages(db: Database, workspaceId: number, ids: readonly number[]): Promise<Map<number, ImageInText>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom("attachments")
-    .select(["id", "width", "height"])
+    .select(["id", "content_type as contentType", "size", "width", "height"])
     .where("workspace_id", "=", workspaceId)
     .where("id", "in", ids.slice(0, 100))
     .where("content_type", "in", [...inlineImageTypes])
     .execute();
-  return new Map(rows.map((row) => [row.id, { width: row.width, height: row.height }]));
+  return new Map(rows.map((row) => [row.id, imageInText(row)]));
+}
+
+/** An image as a text shows it: at its size, or a link when too large to preview (isPreviewable). */
+export function imageInText(image: { contentType: string; size: number; width: number | null; height: number | null }): ImageInText {
+  return isPreviewable(image) ? { width: image.width!, height: image.height! } : { tooLargeToPreview: true, size: image.size };
 }
 
 const dayMs = 24 * 60 * 60 * 1000;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
 import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
-import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
+import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, pngHeaderBytes, webpBytes } from "../support/files.js";
 import { type RunningServer, startServer } from "../support/server";
 
 const KiB = 1024;
@@ -592,6 +592,53 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       // Max's own form still claims it.
       const his = await fileIssue("Mine", { description: maxs.markdown }, [], "max");
       expect(attachmentList((await get(his)).body)).toEqual(["maxs.png"]);
+    });
+  });
+
+  describe("an image too large to preview (over 50 megapixels)", () => {
+    // 50,000×50,000: 2.5 gigapixels (10 GB to decode) in a few bytes of PNG header.
+    const bomb = () => file("huge.png", pngHeaderBytes(50_000, 50_000), "image/png");
+    /** No <img> of it, and its dimensions nowhere in the page (not in an attribute, not in the page's data). */
+    function expectNoPreview(page: string, url: string) {
+      expect(page).not.toContain(`<img src="${url}"`);
+      expect(page).not.toMatch(/\b50000\b|50,000/);
+    }
+
+    it("is a link in a description, dropped or written as an image, with its size and why it does not show", async () => {
+      const dropped = await upload(bomb());
+      // The Markdown a drop inserts links it rather than showing it.
+      expect(dropped.markdown).toBe(`[huge.png](${dropped.url})`);
+      const path = await fileIssue("A huge screenshot", { description: `${dropped.markdown}\n\n![written as an image](${dropped.url})` }, [], "max");
+      const page = (await get(path)).body;
+      expectNoPreview(page, dropped.url);
+      const shown = /<section aria-label="Description"[\s\S]*?<\/section>/.exec(visible(page))![0];
+      expect(shown).toContain(`<a href="${dropped.url}" rel="noopener noreferrer nofollow">huge.png</a>`);
+      expect(said(shown)).toContain("written as an image (image too large to preview, 33 bytes)");
+      // Listed under Attachments with an icon, not a thumbnail.
+      expect(attachmentList(page)).toEqual(["huge.png"]);
+      expect(said(page)).toContain("too large to preview");
+      // Opened on its own, it downloads: no tab decodes it.
+      const served = await clients.max.get(dropped.url);
+      expect(served.headers.get("content-disposition")).toBe("attachment; filename=huge.png");
+      expect(served.headers.get("content-type")).toBe("image/png");
+    });
+
+    it("is a link as a comment's file, with its size and why it does not show", async () => {
+      const path = await fileIssue("A huge comment file", {}, [], "max");
+      must(await send(path, { intent: "comment", body: "" }, [bomb()], "max"), 302, "comment");
+      const page = (await get(path)).body;
+      const url = fileUrl(page, "huge.png");
+      expectNoPreview(page, url);
+      const comment = visible(page).split('aria-label="Comment by Max Member"')[1]!;
+      expect(comment).toMatch(new RegExp(`<ul aria-label="Files"[^]*?<a href="${url}"[^>]*>[^]*?huge\\.png[^]*?33 bytes[^]*?too large to preview`));
+    });
+
+    it("shows an image of 50 megapixels, at its size", async () => {
+      const path = await fileIssue("Large but fine", {}, [], "max");
+      must(await send(path, { intent: "comment", body: "" }, [file("tall.jpg", jpegBytes(5_000, 10_000), "image/jpeg")], "max"), 302, "comment");
+      const page = visible((await get(path)).body);
+      const url = fileUrl(page, "tall.jpg");
+      expect(page).toContain(`<img src="${url}" alt="tall.jpg" width="5000" height="10000"`);
     });
   });
 

@@ -4,7 +4,7 @@
  * workspace's files a text links to, and sizes in binary units.
  */
 import { describe, expect, it } from "vitest";
-import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes } from "~/attachments/attachments";
+import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes, isPreviewable, isTooLargeToPreview } from "~/attachments/attachments";
 import { safeFilename, uploadProblem } from "~/attachments/attachments.server";
 import { detectContent } from "~/attachments/content-type.server";
 import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
@@ -70,6 +70,25 @@ describe("uploadProblem", () => {
 
   it("refuses more than 10 files at a time", () => {
     expect(uploadProblem(Array.from({ length: 11 }, () => file(1)), limits)).toMatchObject({ status: 413, message: "Attach at most 10 files at a time." });
+  });
+});
+
+describe("isPreviewable", () => {
+  const png = (width: number | null, height: number | null) => ({ contentType: "image/png", width, height });
+  it("shows an image of the inline types up to 50 megapixels, and no other", () => {
+    expect(isPreviewable(png(5_000, 10_000))).toBe(true);
+    expect(isPreviewable(png(5_000, 10_001))).toBe(false);
+    expect(isPreviewable(png(50_000, 50_000))).toBe(false);
+    // Its size unknown (a broken or unusual header): never shown, as it might be anything.
+    expect(isPreviewable(png(null, null))).toBe(false);
+    expect(isPreviewable({ contentType: "application/pdf", width: null, height: null })).toBe(false);
+  });
+
+  it("says which images are too large to preview: those of the inline types not shown", () => {
+    expect(isTooLargeToPreview(png(50_000, 50_000))).toBe(true);
+    expect(isTooLargeToPreview(png(null, null))).toBe(true);
+    expect(isTooLargeToPreview(png(640, 480))).toBe(false);
+    expect(isTooLargeToPreview({ contentType: "text/plain; charset=utf-8", width: null, height: null })).toBe(false);
   });
 });
 

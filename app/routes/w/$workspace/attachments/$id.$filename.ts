@@ -1,6 +1,6 @@
 import { create as contentDisposition } from "content-disposition";
 import { data, redirect } from "react-router";
-import { attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { attachmentPath, isPreviewable } from "~/attachments/attachments";
 import { findServedAttachment } from "~/attachments/attachments.server";
 import { currentUserContext } from "~/auth/current-user.server";
 import { appContext } from "~/context/app-context.server";
@@ -26,7 +26,7 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
   const etag = `"${found.id}"`;
   const headers = new Headers({
     "Content-Type": found.content_type,
-    "Content-Disposition": contentDisposition(found.filename, { type: inlineImageTypes.has(found.content_type) ? "inline" : "attachment" }),
+    "Content-Disposition": contentDisposition(found.filename, { type: isPreviewable({ contentType: found.content_type, width: found.width, height: found.height }) ? "inline" : "attachment" }),
     // Only text is worth compressing; images, archives and the rest are compressed already, or noise.
     "Cache-Control": `private, max-age=31536000, immutable${found.content_type.startsWith("text/") ? "" : ", no-transform"}`,
     ETag: etag,

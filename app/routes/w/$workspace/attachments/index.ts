@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { attachmentMarkdown, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
+import { attachmentMarkdown, attachmentPath, isPreviewable } from "~/attachments/attachments";
 import { uploadedFilesField, uploadUnclaimed } from "~/attachments/attachments.server";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { appContext } from "~/context/app-context.server";
@@ -29,5 +29,5 @@ export async function action(args: Route.ActionArgs) {
   if (!uploaded.ok) return Response.json({ error: uploaded.message }, { status: uploaded.status });
   const { id, filename, contentType, size } = uploaded.attachment;
   const url = attachmentPath(workspace.slug, id, filename);
-  return Response.json({ id, filename, contentType, size, url, markdown: attachmentMarkdown({ url, filename, image: inlineImageTypes.has(contentType) }) }, { status: 201 });
+  return Response.json({ id, filename, contentType, size, url, markdown: attachmentMarkdown({ url, filename, image: isPreviewable(uploaded.attachment) }) }, { status: 201 });
 }

@@ -2,8 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree, Paperclip } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
-import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
-import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages } from "~/attachments/attachments.server";
+import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes, isPreviewable, isTooLargeToPreview } from "~/attachments/attachments";
+import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages, imageInText } from "~/attachments/attachments.server";
 import { admitToProject, admitToWorkspace, requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
@@ -66,7 +66,7 @@ async function markdownOptions(
   known: readonly AttachmentSummary[] = [],
 ) {
   const references = new Map(texts.flatMap(referencedIssues).map((reference) => [reference.key, reference]));
-  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, { width: file.width, height: file.height }]));
+  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, imageInText(file)]));
   const knownIds = new Set(known.map((file) => file.id));
   const elsewhere = [...new Set(texts.flatMap((text) => attachmentIdsIn(text, workspace.slug)))].filter((id) => !knownIds.has(id));
   const [issues, otherImages] = await Promise.all([
@@ -131,9 +131,11 @@ export async function loader(args: Route.LoaderArgs) {
       filename: file.filename,
       url: attachmentPath(workspace.slug, file.id, file.filename),
       size: file.size,
-      image: inlineImageTypes.has(file.contentType),
-      width: file.width,
-      height: file.height,
+      image: isPreviewable(file),
+      tooLargeToPreview: isTooLargeToPreview(file),
+      // Only an image shown has its size in the page.
+      width: isPreviewable(file) ? file.width : null,
+      height: isPreviewable(file) ? file.height : null,
       uploaderName: file.uploaderName,
       createdAt: file.createdAt,
       deletable: writable && (file.uploaderId === user.id || canDeleteAnyFile),
