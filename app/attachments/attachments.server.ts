@@ -68,7 +68,7 @@ export function uploadProblem(files: readonly File[], limits: AttachmentLimits):
   return message ? { ok: false, status: 413, message } : undefined;
 }
 
-const quotaRefusal = (limits: AttachmentLimits, used: number): UploadRefusal => ({
+export const quotaRefusal = (limits: AttachmentLimits, used: number): UploadRefusal => ({
   ok: false,
   status: 413,
   message: `This workspace's files may total at most ${formatBytes(limits.workspaceMaxBytes)}, and ${formatBytes(used)} are used: there is no room for these.`,
@@ -83,17 +83,6 @@ export async function attachmentUsage(db: Database | Transaction<DB>, workspaceI
     .executeTakeFirstOrThrow();
   // PostgreSQL sums and counts as bigint, which its driver hands over as text.
   return { bytes: Number(row.bytes), files: Number(row.files) };
-}
-
-/**
- * Whether these files may be attached, before anything else of the form is written (a new issue, a
- * comment): so that a refusal is a 413 that loses nothing. attachFiles looks again as it writes.
- */
-export async function checkUploads(db: Database, workspaceId: number, files: readonly File[], limits: AttachmentLimits): Promise<UploadRefusal | undefined> {
-  const problem = uploadProblem(files, limits);
-  if (problem || !files.length) return problem;
-  const { bytes } = await attachmentUsage(db, workspaceId);
-  return bytes + total(files) > limits.workspaceMaxBytes ? quotaRefusal(limits, bytes) : undefined;
 }
 
 const total = (files: readonly { size: number }[]) => files.reduce((sum, file) => sum + file.size, 0);

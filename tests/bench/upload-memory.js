@@ -32,7 +32,7 @@ const filesPerForm = Number(values.files);
 const fileBytes = Number(values["file-mib"]) * 1024 * 1024;
 const root = values.root;
 
-/** @param {number} pid @param {"VmRSS" | "VmHWM"} field */
+/** @param {number} pid @param {"VmRSS" | "VmHWM" | "RssAnon" | "RssFile"} field */
 function memoryMiB(pid, field) {
   const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   return Math.round(Number(kib) / 1024);
@@ -105,6 +105,7 @@ async function main() {
     const rss = rssSampler(running.pid);
     await sleep(2000);
     const atRest = memoryMiB(running.pid, "VmRSS");
+    const anonymousAtRest = memoryMiB(running.pid, "RssAnon");
 
     rss.reset();
     const bytes = randomBytes(fileBytes);
@@ -117,6 +118,7 @@ async function main() {
     const afterUpload5s = memoryMiB(running.pid, "VmRSS");
     await sleep(10_000);
     const afterUpload15s = memoryMiB(running.pid, "VmRSS");
+    const anonymous = { atRest: anonymousAtRest, afterUpload15s: memoryMiB(running.pid, "RssAnon") };
 
     const files = await queryDemoDatabase(env, "select id, filename from attachments order by id");
     rss.reset();
@@ -143,6 +145,7 @@ async function main() {
         statuses,
         uploadSeconds: Math.round(uploadSeconds * 10) / 10,
         rssMiB: { atRest, uploadPeak, afterUpload, afterUpload5s, afterUpload15s, downloadPeak, afterDownload5s, peakOfRun: memoryMiB(running.pid, "VmHWM") },
+        anonymousRssMiB: anonymous,
       }),
     );
   } finally {

@@ -330,6 +330,24 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       expect(await count("attachments")).toBe(attachments);
     });
 
+    it("keeps the fields sent after a refused file too: the form is read on past it", async () => {
+      const issues = await count("issues");
+      // As a browser sends the new-issue form: the file input sits between the description and the parent.
+      const form = new FormData();
+      form.append("title", "Title before");
+      form.append("file", large());
+      form.append("description", "Description after the file");
+      form.append("parent", "WEB-1");
+      const refused = await answer(await clients.ada.postMultipart("/w/acme/p/WEB/issues/new", form));
+      expect(refused.status).toBe(413);
+      const body = visible(refused.body);
+      expect(body).toContain(fileLimit);
+      expect(inputValue(body, "title")).toBe("Title before");
+      expect(textareaValue(body, "description")).toBe("Description after the file");
+      expect(inputValue(body, "parent")).toBe("WEB-1");
+      expect(await count("issues")).toBe(issues);
+    });
+
     it("refuses it with a comment (413), the comment's text kept and nothing written; and with intent=attach", async () => {
       const [comments, attachments] = [await count("comments"), await count("attachments")];
       const refused = await send(issuePage(1), { intent: "comment", body: "My kept comment" }, [large()], "max");

@@ -3,7 +3,8 @@ import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, Ca
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
 import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes, isPreviewable, isTooLargeToPreview } from "~/attachments/attachments";
-import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages, imageInText } from "~/attachments/attachments.server";
+import { attachFiles, type AttachmentSummary, claimAttachments, deleteAttachment, findInlineImages, imageInText } from "~/attachments/attachments.server";
+import { receiveUploads } from "~/attachments/upload-receiver.server";
 import { admitToProject, admitToWorkspace, requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
@@ -18,6 +19,7 @@ import { ParentLine, ParentProperty, RelationsProperty, SubIssues } from "~/comp
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
+import { withTemporaryFiles } from "~/forms/temporary-files.server";
 import { flashHeader } from "~/flash/flash.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -204,15 +206,17 @@ export async function loader(args: Route.LoaderArgs) {
 /** Parameters that only open something on the page (the editor, a confirmation): an answer leaves them. */
 const transientParams = ["edit", "confirm"];
 
+/** Files sent with a comment or attached are received into temporary files, removed once the form is answered. */
+export const middleware: Route.MiddlewareFunction[] = [withTemporaryFiles];
+
 export async function action(args: Route.ActionArgs) {
   const services = args.context.get(appContext);
   const { db, config } = services;
   const { mail } = config;
   // Who may see the issue is known before its form is read: a form with files is large.
   const { user, workspace, project, issue } = await loadIssue(args);
-  const submission = await parseForm(args.request, issueActionSchema, {
-    keepEmptyValues: true,
-  });
+  const uploads = receiveUploads(args.context, workspace.id);
+  const submission = await parseForm(args.request, issueActionSchema, { keepEmptyValues: true, files: uploads });
   // Watching is for anyone who can see the issue (viewers, archived projects); the rest is writing.
   const watchIntent = submission.status === "success" && (submission.value.intent === "watch" || submission.value.intent === "unwatch");
   if (!watchIntent) {
@@ -257,6 +261,8 @@ export async function action(args: Route.ActionArgs) {
     return back;
   }
   if (form.intent === "attach") {
+    const refused = uploads.refused;
+    if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
     const attached = await attachFiles(services, { project, issueId: issue.id, uploaderId: user.id, files: form.file, limits: config.attachments, now, mail });
     if (!attached.ok && attached.status === 404) throw data(attached.message, { status: 404 });
     if (!attached.ok) return data(submission.reply({ fieldErrors: { file: [attached.message] } }), { status: attached.status });
@@ -269,8 +275,8 @@ export async function action(args: Route.ActionArgs) {
     return back;
   }
   if (form.intent === "comment") {
-    // The files are looked at before the comment is written: a refusal loses nothing.
-    const refused = await checkUploads(db, workspace.id, form.file, config.attachments);
+    // The files were checked as they arrived, before the comment is written: a refusal loses nothing.
+    const refused = uploads.refused;
     if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
     const added = await addComment(db, { project, issueId: issue.id, authorId: user.id, body: form.body, now, mail });
     if (!added.ok) throw data(added.message, { status: added.status });
