@@ -7,8 +7,9 @@ import { type AttachmentRef, recordIssueEvent } from "~/issues/issue-events.serv
 import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import type { Transaction } from "kysely";
-import { fileLimitProblem, formatBytes, inlineImageTypes } from "./attachments";
-import { detectContent } from "./content-type.server";
+import { fileLimitProblem, formatBytes, type ImageInText, inlineImageTypes, isPreviewable } from "./attachments";
+import { storeContent } from "./attachment-content.server";
+import type { DetectedContent } from "./content-type.server";
 
 /** A refusal of files: too many or too large (413, the limit named), or none at all (400). */
 export type UploadRefusal = { ok: false; status: 400 | 413; message: string };
@@ -67,7 +68,7 @@ export function uploadProblem(files: readonly File[], limits: AttachmentLimits):
   return message ? { ok: false, status: 413, message } : undefined;
 }
 
-const quotaRefusal = (limits: AttachmentLimits, used: number): UploadRefusal => ({
+export const quotaRefusal = (limits: AttachmentLimits, used: number): UploadRefusal => ({
   ok: false,
   status: 413,
   message: `This workspace's files may total at most ${formatBytes(limits.workspaceMaxBytes)}, and ${formatBytes(used)} are used: there is no room for these.`,
@@ -84,60 +85,48 @@ export async function attachmentUsage(db: Database | Transaction<DB>, workspaceI
   return { bytes: Number(row.bytes), files: Number(row.files) };
 }
 
-/**
- * Whether these files may be attached, before anything else of the form is written (a new issue, a
- * comment): so that a refusal is a 413 that loses nothing. attachFiles looks again as it writes.
- */
-export async function checkUploads(db: Database, workspaceId: number, files: readonly File[], limits: AttachmentLimits): Promise<UploadRefusal | undefined> {
-  const problem = uploadProblem(files, limits);
-  if (problem || !files.length) return problem;
-  const { bytes } = await attachmentUsage(db, workspaceId);
-  return bytes + total(files) > limits.workspaceMaxBytes ? quotaRefusal(limits, bytes) : undefined;
-}
-
 const total = (files: readonly { size: number }[]) => files.reduce((sum, file) => sum + file.size, 0);
 
-type NewAttachmentRow = { filename: string; content_type: string; size: number; width: number | null; height: number | null; content: Buffer };
-
-/** The rows of the files: their bytes read and their types found, before any transaction begins. */
-async function rowsOf(files: readonly File[]): Promise<NewAttachmentRow[]> {
-  return Promise.all(
-    files.map(async (file) => {
-      const content = Buffer.from(await file.arrayBuffer());
-      const { contentType, width, height } = await detectContent(content);
-      return { filename: safeFilename(file.name), content_type: contentType, size: content.length, width, height, content };
-    }),
-  );
-}
+/** A file kept: its id, its name as kept, and what its bytes were found to be. */
+type StoredFile = AttachmentRef & DetectedContent & { size: number };
 
 /**
- * Inserts the rows if the workspace's total leaves room for them. Uploads to one workspace take
- * turns (lockKeys), so that two of them cannot both fit into the room left for one.
+ * Keeps the files if the workspace's total leaves room for them: each a row, its bytes streamed
+ * into its chunks (storeContent) and its type found on the way. Uploads to one workspace take turns
+ * (lockKeys), so that two of them cannot both fit into the room left for one.
  */
 async function insertWithinQuota(
   trx: Transaction<DB>,
   dialect: DatabaseHandle["dialect"],
   values: { workspaceId: number; issueId: number | null; commentId: number | null; uploaderId: number; now: string; limits: AttachmentLimits },
-  rows: NewAttachmentRow[],
-): Promise<AttachmentRef[] | UploadRefusal> {
+  files: readonly File[],
+): Promise<StoredFile[] | UploadRefusal> {
   await lockKeys(trx, dialect, [`attachments:${values.workspaceId}`]);
   const { bytes } = await attachmentUsage(trx, values.workspaceId);
-  if (bytes + total(rows) > values.limits.workspaceMaxBytes) return quotaRefusal(values.limits, bytes);
-  const inserted = await trx
-    .insertInto("attachments")
-    .values(
-      rows.map((row) => ({
-        ...row,
+  if (bytes + total(files) > values.limits.workspaceMaxBytes) return quotaRefusal(values.limits, bytes);
+  const stored: StoredFile[] = [];
+  for (const file of files) {
+    const filename = safeFilename(file.name);
+    const { id } = await trx
+      .insertInto("attachments")
+      .values({
         workspace_id: values.workspaceId,
         issue_id: values.issueId,
         comment_id: values.commentId,
         uploader_id: values.uploaderId,
+        filename,
+        // What the bytes are is known once they are all written.
+        content_type: "application/octet-stream",
+        size: file.size,
         created_at: values.now,
-      })),
-    )
-    .returning(["id", "filename"])
-    .execute();
-  return inserted.sort((a, b) => a.id - b.id);
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const content = await storeContent(trx, id, file);
+    await trx.updateTable("attachments").set({ content_type: content.contentType, size: content.size, width: content.width, height: content.height }).where("id", "=", id).execute();
+    stored.push({ id, filename, ...content });
+  }
+  return stored;
 }
 
 /** Touches the issue (it changed) and answers its version, or nothing when the project has no such issue. */
@@ -156,14 +145,14 @@ export async function attachFiles(
   if (!attach.files.length) return { ok: false, status: 400, message: "Choose files to attach." };
   const problem = uploadProblem(attach.files, attach.limits);
   if (problem) return problem;
-  const rows = await rowsOf(attach.files);
   const now = attach.now.toISOString();
   return database.db.transaction().execute(async (trx) => {
     const touched = await touchIssue(trx, attach.project, attach.issueId, now);
     if (!touched) return issueNotFound;
     const values = { workspaceId: attach.project.workspace_id, issueId: attach.issueId, commentId: attach.commentId ?? null, uploaderId: attach.uploaderId, now, limits: attach.limits };
-    const attachments = await insertWithinQuota(trx, database.dialect, values, rows);
-    if ("ok" in attachments) return attachments;
+    const stored = await insertWithinQuota(trx, database.dialect, values, attach.files);
+    if ("ok" in stored) return stored;
+    const attachments = stored.map(({ id, filename }) => ({ id, filename }));
     if (attach.commentId === undefined) {
       const scope = { project: attach.project, issueId: attach.issueId, actorId: attach.uploaderId, version: touched.version, now: attach.now, mail: attach.mail };
       await recordIssueEvent(trx, scope, { type: "issue.attachments_added", attachments });
@@ -173,7 +162,7 @@ export async function attachFiles(
 }
 
 /** A file dropped or pasted into a text box (with JavaScript): uploaded at once, claimed when its form is sent. */
-export type UnclaimedUpload = { id: number; filename: string; contentType: string; size: number };
+export type UnclaimedUpload = { id: number; filename: string; contentType: string; size: number; width: number | null; height: number | null };
 
 /**
  * Keeps a file for the form it was dropped into, before that form is sent (a new issue has no id
@@ -186,11 +175,11 @@ export async function uploadUnclaimed(
 ): Promise<{ ok: true; attachment: UnclaimedUpload } | UploadRefusal> {
   const problem = uploadProblem([upload.file], upload.limits);
   if (problem) return problem;
-  const [row] = await rowsOf([upload.file]);
   const values = { workspaceId: upload.workspaceId, issueId: null, commentId: null, uploaderId: upload.uploaderId, now: upload.now.toISOString(), limits: upload.limits };
-  const inserted = await database.db.transaction().execute((trx) => insertWithinQuota(trx, database.dialect, values, [row!]));
-  if ("ok" in inserted) return inserted;
-  return { ok: true, attachment: { id: inserted[0]!.id, filename: row!.filename, contentType: row!.content_type, size: row!.size } };
+  const stored = await database.db.transaction().execute((trx) => insertWithinQuota(trx, database.dialect, values, [upload.file]));
+  if ("ok" in stored) return stored;
+  const { id, filename, contentType, size, width, height } = stored[0]!;
+  return { ok: true, attachment: { id, filename, contentType, size, width, height } };
 }
 
 /**
@@ -252,29 +241,34 @@ export async function deleteAttachment(
   });
 }
 
-/** An attachment with its bytes, for a member of its workspace (by the workspace's slug); undefined for anyone else. */
+/** An attachment, for a member of its workspace (by the workspace's slug); undefined for anyone else. Its bytes: contentStream. */
 export async function findServedAttachment(db: Database, lookup: { workspaceSlug: string; id: number; userId: number }) {
   return db
     .selectFrom("attachments")
     .innerJoin("workspaces", "workspaces.id", "attachments.workspace_id")
     .innerJoin("memberships", (join) => join.onRef("memberships.workspace_id", "=", "attachments.workspace_id").on("memberships.user_id", "=", lookup.userId))
-    .select(["attachments.id", "attachments.filename", "attachments.content_type", "attachments.size", "attachments.content"])
+    .select(["attachments.id", "attachments.filename", "attachments.content_type", "attachments.size", "attachments.width", "attachments.height"])
     .where("attachments.id", "=", lookup.id)
     .where("workspaces.slug", "=", lookup.workspaceSlug)
     .executeTakeFirst();
 }
 
-/** Of these ids, the workspace's attachments that are images shown inline, with their dimensions. */
-export async function findInlineImages(db: Database, workspaceId: number, ids: readonly number[]): Promise<Map<number, { width: number | null; height: number | null }>> {
+/** Of these ids, the workspace's attachments that are images (of the types shown inline), as a text shows them. */
+export async function findInlineImages(db: Database, workspaceId: number, ids: readonly number[]): Promise<Map<number, ImageInText>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom("attachments")
-    .select(["id", "width", "height"])
+    .select(["id", "content_type as contentType", "size", "width", "height"])
     .where("workspace_id", "=", workspaceId)
     .where("id", "in", ids.slice(0, 100))
     .where("content_type", "in", [...inlineImageTypes])
     .execute();
-  return new Map(rows.map((row) => [row.id, { width: row.width, height: row.height }]));
+  return new Map(rows.map((row) => [row.id, imageInText(row)]));
+}
+
+/** An image as a text shows it: at its size, or a link when too large to preview (isPreviewable). */
+export function imageInText(image: { contentType: string; size: number; width: number | null; height: number | null }): ImageInText {
+  return isPreviewable(image) ? { width: image.width!, height: image.height! } : { tooLargeToPreview: true, size: image.size };
 }
 
 const dayMs = 24 * 60 * 60 * 1000;

@@ -6,14 +6,41 @@
 /** The images a page may show inline; every other type (SVG and HTML too) only downloads. */
 export const inlineImageTypes: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
+/**
+ * The most pixels an image may have to show in a page: 50 megapixels (a 48-megapixel phone photo,
+ * 8000×6000, still shows). A browser decodes an image whole, at 4 bytes a pixel, however small it
+ * draws it, and a PNG of a few hundred KB may claim 50,000×50,000 (10 GB decoded). An image over
+ * it, or whose size could not be read, is a link to download it: never an `<img>`, its dimensions
+ * nowhere in the page.
+ */
+export const maxPreviewPixels = 50_000_000;
+
+type ImageFacts = { contentType: string; width: number | null; height: number | null };
+
+/** Whether a page shows this file as an image: of a type shown inline, its size known and within maxPreviewPixels. */
+export function isPreviewable({ contentType, width, height }: ImageFacts): boolean {
+  return inlineImageTypes.has(contentType) && !!width && !!height && width * height <= maxPreviewPixels;
+}
+
+/** An image of a type shown inline that is not shown: over maxPreviewPixels, or its size unknown. */
+export const isTooLargeToPreview = (file: ImageFacts) => inlineImageTypes.has(file.contentType) && !isPreviewable(file);
+
+/**
+ * How a text shows one of its workspace's images (`![…](…)`): inline at its size, or, too large to
+ * preview, as a link that says so with its size.
+ */
+export type ImageInText = { width: number; height: number } | { tooLargeToPreview: true; size: number };
+
 /** A file of an issue as its page shows it (the Attachments list, a comment's files). */
 export type AttachmentItem = {
   id: number;
   filename: string;
   url: string;
   size: number;
-  /** An image shown inline. */
+  /** An image shown inline (isPreviewable); only such an image has its width and height here. */
   image: boolean;
+  /** An image too large to preview (isTooLargeToPreview): a link, which says so. */
+  tooLargeToPreview: boolean;
   width: number | null;
   height: number | null;
   uploaderName: string | null;

@@ -117,6 +117,12 @@ function AttachmentRow({ file }: { file: AttachmentItem }) {
         <p className="attachment-meta">
           <span className="tabular-nums">{formatBytes(file.size)}</span>
           <span aria-hidden="true"> · </span>
+          {file.tooLargeToPreview ? (
+            <>
+              too large to preview
+              <span aria-hidden="true"> · </span>
+            </>
+          ) : null}
           {file.uploaderName ?? "Someone"}
           <span aria-hidden="true"> · </span>
           <RelativeTime at={file.createdAt} />
@@ -171,7 +177,7 @@ function AttachForm({ maxBytes, refusal }: { maxBytes: number; refusal?: string[
   );
 }
 
-/** A comment's files that its text does not show: images as pictures, other files as links. */
+/** A comment's files that its text does not show: images as pictures, other files (and images too large to preview) as links. */
 export function CommentFiles({ files }: { files: AttachmentItem[] }) {
   return (
     <ul aria-label="Files" className="comment-files">
@@ -185,7 +191,10 @@ export function CommentFiles({ files }: { files: AttachmentItem[] }) {
             <a href={file.url} className="file-chip">
               <FileIcon size={14} aria-hidden="true" />
               <span className="truncate">{file.filename}</span>
-              <span className="muted tabular-nums">{formatBytes(file.size)}</span>
+              <span className="muted shrink-0 tabular-nums">
+                {formatBytes(file.size)}
+                {file.tooLargeToPreview ? " · too large to preview" : ""}
+              </span>
             </a>
           )}
         </li>

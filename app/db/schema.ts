@@ -31,12 +31,13 @@ export interface DB {
   issue_relations: IssueRelationsTable;
   saved_views: SavedViewsTable;
   attachments: AttachmentsTable;
+  attachment_chunks: AttachmentChunksTable;
 }
 
 /**
  * A file uploaded to an issue or with a comment (migrations/0022, app/attachments/, decision record
- * 024), its bytes kept in the row. `issue_id` is null while it waits for the form it was dropped
- * into (with JavaScript) to be sent; unclaimed, it is deleted after a day.
+ * 024), its bytes in `attachment_chunks`. `issue_id` is null while it waits for the form it was
+ * dropped into (with JavaScript) to be sent; unclaimed, it is deleted after a day.
  */
 export interface AttachmentsTable {
   id: Generated<number>;
@@ -53,6 +54,15 @@ export interface AttachmentsTable {
   width: number | null;
   height: number | null;
   created_at: string;
+}
+
+/**
+ * A file's bytes, 256 KiB a row (migrations/0024, decision record 025): chunk `position` holds them
+ * from position × 256 KiB on, so that a file is stored and served a chunk at a time.
+ */
+export interface AttachmentChunksTable {
+  attachment_id: number;
+  position: number;
   content: Buffer;
 }
 

@@ -1,4 +1,6 @@
+import type { Readable } from "node:stream";
 import { parseWithZod } from "@conform-to/zod/v4";
+import Busboy, { type BusboyInstance } from "@fastify/busboy";
 import { data } from "react-router";
 import type { $ZodType } from "zod/v4/core";
 
@@ -9,14 +11,25 @@ export const unreadableFormMessage = "This form could not be read. Reload the pa
 const formContentTypes = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
 /**
+ * Where the files of a form that takes them go as they arrive (app/attachments/upload-receiver.server.ts),
+ * so that the form is never whole in memory.
+ */
+export type FileReceiver = {
+  /** A file part (its field, its name as sent, its bytes as they arrive): reads it to the end, and answers the File the form keeps of it. */
+  receive(part: { field: string; filename: string; content: Readable }): Promise<File>;
+};
+
+/**
  * The one way a route reads a submitted form: parsed and validated on the server with Zod.
  * `keepEmptyValues` leaves "" as "" (instead of missing), for forms where an empty value means
- * "clear this" and a missing one "leave it as it is".
+ * "clear this" and a missing one "leave it as it is". `files`: a form that takes files is read as
+ * it arrives, each file handed to the receiver (without one, a form is read whole, within the
+ * 1 MiB every other body may have).
  * A body of another content type (or none) is refused with 415, a form body that cannot be parsed
  * (or that is not UTF-8) with 400: what a client sent is never a 500.
  */
-export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, options: { keepEmptyValues?: boolean } = {}) {
-  return parseWithZod(await readFormData(request), { schema, disableAutoCoercion: options.keepEmptyValues });
+export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, options: { keepEmptyValues?: boolean; files?: FileReceiver } = {}) {
+  return parseWithZod(await readFormData(request, options.files), { schema, disableAutoCoercion: options.keepEmptyValues });
 }
 
 /**
@@ -31,9 +44,10 @@ export async function peekIntent(request: Request): Promise<string | undefined> 
 /** The route's error boundary shows the status text as its title and the message under it. */
 const unreadableForm = (status: 400 | 415) => data(unreadableFormMessage, { status, statusText: "Form not readable" });
 
-async function readFormData(request: Request): Promise<FormData | URLSearchParams> {
+async function readFormData(request: Request, files?: FileReceiver): Promise<FormData | URLSearchParams> {
   const type = request.headers.get("Content-Type")?.split(";")[0]!.trim().toLowerCase();
   if (!type || !formContentTypes.has(type)) throw unreadableForm(415);
+  if (type === "multipart/form-data" && files) return readMultipart(request, files);
   // A multipart body without its boundary or otherwise malformed, or a body cut short, is unreadable.
   const read = type === "multipart/form-data" ? request.formData() : request.arrayBuffer();
   const body = await read.catch(() => undefined);
@@ -43,6 +57,82 @@ async function readFormData(request: Request): Promise<FormData | URLSearchParam
   if (!isUtf8Urlencoded(bytes)) throw unreadableForm(400);
   return new URLSearchParams(new TextDecoder().decode(bytes));
 }
+
+/** A form with files may have as much else as any other body (docs/product.md, Limits): 1 MiB of text, in 2,000 fields. */
+const maxTextBytes = 1024 * 1024;
+const maxTextFields = 2000;
+/** Far more file parts than a form may attach (10): past them the form is refused whole. */
+const maxFileParts = 100;
+
+/**
+ * A multipart form read as it arrives (busboy): its text fields kept, its files handed to the
+ * receiver one after the other, in their order. The whole body is read, even past a file the
+ * receiver refuses (so that the fields after it are kept too) or a malformed part (so that the
+ * connection stays usable); the host bounds its length first.
+ */
+async function readMultipart(request: Request, files: FileReceiver): Promise<FormData> {
+  const parser = multipartParser(request.headers.get("Content-Type")!);
+  const entries: [string, string | Promise<File>][] = [];
+  let textBytes = 0;
+  let tooLarge = false;
+  let malformed = !parser;
+  parser?.on("field", (name, value, nameTruncated, valueTruncated) => {
+    textBytes += name.length + value.length;
+    if (nameTruncated || valueTruncated || textBytes > maxTextBytes) tooLarge = true;
+    else entries.push([name, value]);
+  });
+  parser?.on("file", (field, content, filename) => {
+    // A part cut short fails its stream as well as the parser: the parser's error answers it (400),
+    // even while the receiver is not yet reading.
+    content.on("error", () => {});
+    const file = files.receive({ field, filename, content });
+    // Awaited once the body is read; until then a failure must not count as unhandled.
+    file.catch(() => {});
+    entries.push([field, file]);
+  });
+  for (const limit of ["fieldsLimit", "filesLimit", "partsLimit"] as const) parser?.on(limit, () => (tooLarge = true));
+  parser?.on("error", () => (malformed = true));
+  const body = request.body?.getReader();
+  if (!body) throw unreadableForm(400);
+  try {
+    for (let read = await body.read(); !read.done; read = await body.read()) {
+      if (!malformed && !parser!.write(read.value)) await settled(parser!, "drain");
+    }
+  } catch {
+    // The client went away.
+    throw unreadableForm(400);
+  }
+  if (!malformed) {
+    parser!.end();
+    await settled(parser!, "finish");
+  }
+  if (malformed) throw unreadableForm(400);
+  const form = new FormData();
+  for (const [name, value] of entries) form.append(name, await value);
+  if (tooLarge) throw data("That is too large. Requests may be at most 1 MiB.", { status: 413, statusText: "Too large" });
+  return form;
+}
+
+/** busboy for this Content-Type; undefined when it names no boundary. */
+function multipartParser(contentType: string): BusboyInstance | undefined {
+  // A part is a file when it has a filename, as browsers (and fetch's FormData) tell them.
+  const isPartAFile = (_field: unknown, _type: unknown, filename: string | undefined) => filename !== undefined;
+  try {
+    return Busboy({ headers: { "content-type": contentType }, isPartAFile, limits: { fieldSize: maxTextBytes, fields: maxTextFields, files: maxFileParts } });
+  } catch {
+    return undefined;
+  }
+}
+
+/** When the parser has drained or finished, or has failed (its "error" listener says so). */
+const settled = (parser: BusboyInstance, event: "drain" | "finish") =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      parser.off(event, done).off("error", done);
+      resolve();
+    };
+    parser.once(event, done).once("error", done);
+  });
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const isHexDigit = (byte: number | undefined) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66));

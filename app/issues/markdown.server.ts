@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { attachmentIdOf } from "~/attachments/attachments";
+import { attachmentIdOf, formatBytes, type ImageInText } from "~/attachments/attachments";
 import { mentionPattern } from "./mentions";
 import { issuePath, issueReferencePattern, referenceOf } from "./references";
 
@@ -52,8 +52,8 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
 
 /**
  * An image of this workspace's attachments shows inline, at its size (so the page keeps its place
- * as it loads), and opens whole on a click. Any other image becomes a link to it: an <img> would make
- * every reader's browser call the image's host.
+ * as it loads), and opens whole on a click; one too large to preview is a link that says so. Any
+ * other image becomes a link to it: an <img> would make every reader's browser call the image's host.
  */
 md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
   const env = (renderEnv ?? {}) as RenderEnv;
@@ -65,15 +65,15 @@ md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
   const title = token.attrGet("title");
   const id = env.workspaceSlug ? attachmentIdOf(src, env.workspaceSlug) : undefined;
   const image = id === undefined ? undefined : env.attachments?.get(id);
-  if (image) {
-    const attrs: [string, string][] = [["src", src], ["alt", alt], ["loading", "lazy"], ["decoding", "async"]];
-    if (image.width && image.height) attrs.push(["width", String(image.width)], ["height", String(image.height)]);
+  if (image && "width" in image) {
+    const attrs: [string, string][] = [["src", src], ["alt", alt], ["loading", "lazy"], ["decoding", "async"], ["width", String(image.width)], ["height", String(image.height)]];
     if (title) attrs.push(["title", String(title)]);
     return `<a${self.renderAttrs({ attrs: [["href", src], ["class", "attachment-image"]] })}><img${self.renderAttrs({ attrs })}></a>`;
   }
   const attrs: [string, string][] = [["href", src], ["rel", linkRel]];
   if (title) attrs.push(["title", String(title)]);
-  return `<a${self.renderAttrs({ attrs })}>${text}</a>`;
+  const link = `<a${self.renderAttrs({ attrs })}>${text}</a>`;
+  return image ? `${link}<span class="muted"> (image too large to preview, ${formatBytes(image.size)})</span>` : link;
 };
 
 /**
@@ -117,8 +117,8 @@ export type MarkdownOptions = {
   /** Its members by handle: only a mention of one of them links, to `mentionHref` of them. */
   people?: ReadonlyMap<string, { id: number; name: string }>;
   mentionHref?: (person: { id: number; name: string }) => string;
-  /** Its attachments that are images shown inline, by id: only these show as images. */
-  attachments?: ReadonlyMap<number, { width: number | null; height: number | null }>;
+  /** Its attachments that are images, by id: only these show as images (but those too large to preview). */
+  attachments?: ReadonlyMap<number, ImageInText>;
 };
 
 /** What the rules find in markdown-it's `env`: the options of renderMarkdown. */

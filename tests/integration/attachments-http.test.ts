@@ -14,9 +14,10 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/database.server";
+import { storedBytes } from "../support/attachments";
 import { BrowserlessClient, signUpOverHttp } from "../support/browserless-client";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
-import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
+import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, pngHeaderBytes, webpBytes } from "../support/files.js";
 import { type RunningServer, startServer } from "../support/server";
 
 const KiB = 1024;
@@ -87,7 +88,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
     return must(await send("/w/acme/p/WEB/issues/new", { title, description: "", ...fields }, files, who), 302, title).location!;
   }
   const row = (id: number) =>
-    handle.db.selectFrom("attachments").select(["id", "issue_id", "comment_id", "uploader_id", "filename", "content_type", "size", "width", "height", "content"]).where("id", "=", id).executeTakeFirst();
+    handle.db.selectFrom("attachments").select(["id", "issue_id", "comment_id", "uploader_id", "filename", "content_type", "size", "width", "height"]).where("id", "=", id).executeTakeFirst();
   const count = async (table: "issues" | "comments" | "attachments" | "labels") => Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n);
   const issueId = async (path: string) => {
     const [, workspace, key, number] = /^\/w\/([^/]+)\/p\/([^/]+)\/issues\/(\d+)$/.exec(path)!;
@@ -168,7 +169,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       expect(visible(page)).toContain(`<img src="${screen}" alt="" width="32" height="32"`);
       const stored = await row(idOf(screen));
       expect(stored).toMatchObject({ issue_id: await issueId(path), comment_id: null, filename: "screen.png", content_type: "image/png", size: pngBytes(3, 2).length, width: 3, height: 2 });
-      expect(Buffer.from(stored!.content).equals(pngBytes(3, 2))).toBe(true);
+      expect((await storedBytes(handle.db, idOf(screen))).equals(pngBytes(3, 2))).toBe(true);
       expect(await row(idOf(fileUrl(page, "report.pdf")))).toMatchObject({ content_type: "application/pdf", width: null, height: null });
 
       // A file input left empty is no file.
@@ -257,7 +258,7 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       const etag = response.headers.get("etag");
       expect(etag).toBe(`"${idOf(url)}"`);
       const bytes = Buffer.from(await response.arrayBuffer());
-      expect(bytes.equals((await row(idOf(url)))!.content as Buffer)).toBe(true);
+      expect(bytes.equals(await storedBytes(handle.db, idOf(url)))).toBe(true);
       // Asked again with its ETag: not sent again.
       const again = await fetch(new URL(url, server.url), { headers: { cookie: clients.vic.cookieHeader(), "if-none-match": etag! } });
       expect(again.status).toBe(304);
@@ -346,6 +347,24 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       expect(textareaValue(body, "description")).toMatch(/^Kept description,\r?\nline two\.$/);
       expect(await count("issues")).toBe(issues);
       expect(await count("attachments")).toBe(attachments);
+    });
+
+    it("keeps the fields sent after a refused file too: the form is read on past it", async () => {
+      const issues = await count("issues");
+      // As a browser sends the new-issue form: the file input sits between the description and the parent.
+      const form = new FormData();
+      form.append("title", "Title before");
+      form.append("file", large());
+      form.append("description", "Description after the file");
+      form.append("parent", "WEB-1");
+      const refused = await answer(await clients.ada.postMultipart("/w/acme/p/WEB/issues/new", form));
+      expect(refused.status).toBe(413);
+      const body = visible(refused.body);
+      expect(body).toContain(fileLimit);
+      expect(inputValue(body, "title")).toBe("Title before");
+      expect(textareaValue(body, "description")).toBe("Description after the file");
+      expect(inputValue(body, "parent")).toBe("WEB-1");
+      expect(await count("issues")).toBe(issues);
     });
 
     it("refuses it with a comment (413), the comment's text kept and nothing written; and with intent=attach", async () => {
@@ -611,6 +630,53 @@ describe.each(testDialects)("attachments over HTTP on %s", (dialect) => {
       // Max's own form still claims it.
       const his = await fileIssue("Mine", { description: maxs.markdown }, [], "max");
       expect(attachmentList((await get(his)).body)).toEqual(["maxs.png"]);
+    });
+  });
+
+  describe("an image too large to preview (over 50 megapixels)", () => {
+    // 50,000×50,000: 2.5 gigapixels (10 GB to decode) in a few bytes of PNG header.
+    const bomb = () => file("huge.png", pngHeaderBytes(50_000, 50_000), "image/png");
+    /** No <img> of it, and its dimensions nowhere in the page (not in an attribute, not in the page's data). */
+    function expectNoPreview(page: string, url: string) {
+      expect(page).not.toContain(`<img src="${url}"`);
+      expect(page).not.toMatch(/\b50000\b|50,000/);
+    }
+
+    it("is a link in a description, dropped or written as an image, with its size and why it does not show", async () => {
+      const dropped = await upload(bomb());
+      // The Markdown a drop inserts links it rather than showing it.
+      expect(dropped.markdown).toBe(`[huge.png](${dropped.url})`);
+      const path = await fileIssue("A huge screenshot", { description: `${dropped.markdown}\n\n![written as an image](${dropped.url})` }, [], "max");
+      const page = (await get(path)).body;
+      expectNoPreview(page, dropped.url);
+      const shown = /<section aria-label="Description"[\s\S]*?<\/section>/.exec(visible(page))![0];
+      expect(shown).toContain(`<a href="${dropped.url}" rel="noopener noreferrer nofollow">huge.png</a>`);
+      expect(said(shown)).toContain("written as an image (image too large to preview, 33 bytes)");
+      // Listed under Attachments with an icon, not a thumbnail.
+      expect(attachmentList(page)).toEqual(["huge.png"]);
+      expect(said(page)).toContain("too large to preview");
+      // Opened on its own, it downloads: no tab decodes it.
+      const served = await clients.max.get(dropped.url);
+      expect(served.headers.get("content-disposition")).toBe("attachment; filename=huge.png");
+      expect(served.headers.get("content-type")).toBe("image/png");
+    });
+
+    it("is a link as a comment's file, with its size and why it does not show", async () => {
+      const path = await fileIssue("A huge comment file", {}, [], "max");
+      must(await send(path, { intent: "comment", body: "" }, [bomb()], "max"), 302, "comment");
+      const page = (await get(path)).body;
+      const url = fileUrl(page, "huge.png");
+      expectNoPreview(page, url);
+      const comment = visible(page).split('aria-label="Comment by Max Member"')[1]!;
+      expect(comment).toMatch(new RegExp(`<ul aria-label="Files"[^]*?<a href="${url}"[^>]*>[^]*?huge\\.png[^]*?33 bytes[^]*?too large to preview`));
+    });
+
+    it("shows an image of 50 megapixels, at its size", async () => {
+      const path = await fileIssue("Large but fine", {}, [], "max");
+      must(await send(path, { intent: "comment", body: "" }, [file("tall.jpg", jpegBytes(5_000, 10_000), "image/jpeg")], "max"), 302, "comment");
+      const page = visible((await get(path)).body);
+      const url = fileUrl(page, "tall.jpg");
+      expect(page).toContain(`<img src="${url}" alt="tall.jpg" width="5000" height="10000"`);
     });
   });
 

@@ -619,7 +619,7 @@ function send(baseUrl: string, cookie: string, apiToken: string, request: Hostil
       response.on("end", () => resolve({ request, status: response.statusCode!, body: Buffer.concat(chunks).toString("utf8") }));
       response.on("error", reject);
     });
-    outgoing.on("error", reject);
+    outgoing.on("error", (error) => reject(new Error(`${request.method} ${request.target} (${request.what}): ${error.message}`)));
     outgoing.end(body);
   });
 }

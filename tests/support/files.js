@@ -34,6 +34,26 @@ export function pngBytes(width, height, fill = [79, 79, 79]) {
   return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
 }
 
+/**
+ * A PNG's signature and header claiming `width`×`height` pixels, its pixels left out: what a
+ * "decompression bomb" (a few hundred KB that a browser must decode to gigapixels) is to Cairn, which
+ * reads only the header.
+ * @param {number} width @param {number} height
+ */
+export function pngHeaderBytes(width, height) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const body = Buffer.concat([Buffer.from("IHDR", "latin1"), header]);
+  const frame = Buffer.alloc(8 + 13 + 4);
+  frame.writeUInt32BE(13, 0);
+  body.copy(frame, 4);
+  frame.writeUInt32BE(crc32(body), 4 + body.length);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), frame]);
+}
+
 /** The headers of the other images shown inline: enough for their type and dimensions, no pixels. */
 /** @param {number} width @param {number} height */
 export const jpegBytes = (width, height) =>

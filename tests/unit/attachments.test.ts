@@ -4,9 +4,9 @@
  * workspace's files a text links to, and sizes in binary units.
  */
 import { describe, expect, it } from "vitest";
-import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes } from "~/attachments/attachments";
+import { attachmentIdOf, attachmentIdsIn, attachmentMarkdown, attachmentPath, formatBytes, isPreviewable, isTooLargeToPreview } from "~/attachments/attachments";
 import { safeFilename, uploadProblem } from "~/attachments/attachments.server";
-import { detectContent } from "~/attachments/content-type.server";
+import { ContentDetector, detectContent } from "~/attachments/content-type.server";
 import { gifBytes, hostileHtml, hostileSvg, jpegBytes, pdfBytes, pngBytes, webpBytes } from "../support/files.js";
 
 describe("detectContent", () => {
@@ -32,6 +32,26 @@ describe("detectContent", () => {
   it("keeps a broken image's type but not its dimensions", async () => {
     const truncated = pngBytes(10, 10).subarray(0, 16);
     expect(await detectContent(truncated)).toEqual({ contentType: "image/png", width: null, height: null });
+  });
+
+  it("finds the same piece by piece, as a file streams in: text cut inside a character, a NUL or a broken character far on", async () => {
+    const inPieces = (...pieces: (string | Uint8Array)[]) => {
+      const detector = new ContentDetector();
+      for (const piece of pieces) detector.push(typeof piece === "string" ? new TextEncoder().encode(piece) : piece);
+      return detector.result();
+    };
+    const euro = new TextEncoder().encode("€");
+    const text = { contentType: "text/plain; charset=utf-8", width: null, height: null };
+    const binary = { contentType: "application/octet-stream", width: null, height: null };
+    expect(await inPieces("price: 5 ", euro.subarray(0, 1), euro.subarray(1), " each")).toEqual(text);
+    // Text for 2 MiB, past the bytes kept for the signature, then a NUL or a lone byte.
+    const long = "x".repeat(2 * 1024 * 1024);
+    expect(await inPieces(long, "\u0000")).toEqual(binary);
+    expect(await inPieces(long, new Uint8Array([0xc3]))).toEqual(binary);
+    expect(await inPieces(long, "€")).toEqual(text);
+    // An image's header split across pieces.
+    const png = pngBytes(40, 30);
+    expect(await inPieces(png.subarray(0, 10), png.subarray(10))).toEqual({ contentType: "image/png", width: 40, height: 30 });
   });
 });
 
@@ -70,6 +90,25 @@ describe("uploadProblem", () => {
 
   it("refuses more than 10 files at a time", () => {
     expect(uploadProblem(Array.from({ length: 11 }, () => file(1)), limits)).toMatchObject({ status: 413, message: "Attach at most 10 files at a time." });
+  });
+});
+
+describe("isPreviewable", () => {
+  const png = (width: number | null, height: number | null) => ({ contentType: "image/png", width, height });
+  it("shows an image of the inline types up to 50 megapixels, and no other", () => {
+    expect(isPreviewable(png(5_000, 10_000))).toBe(true);
+    expect(isPreviewable(png(5_000, 10_001))).toBe(false);
+    expect(isPreviewable(png(50_000, 50_000))).toBe(false);
+    // Its size unknown (a broken or unusual header): never shown, as it might be anything.
+    expect(isPreviewable(png(null, null))).toBe(false);
+    expect(isPreviewable({ contentType: "application/pdf", width: null, height: null })).toBe(false);
+  });
+
+  it("says which images are too large to preview: those of the inline types not shown", () => {
+    expect(isTooLargeToPreview(png(50_000, 50_000))).toBe(true);
+    expect(isTooLargeToPreview(png(null, null))).toBe(true);
+    expect(isTooLargeToPreview(png(640, 480))).toBe(false);
+    expect(isTooLargeToPreview({ contentType: "text/plain; charset=utf-8", width: null, height: null })).toBe(false);
   });
 });
 

@@ -121,12 +121,14 @@ describe("renderMarkdown", () => {
   });
 
   it("shows the workspace's own image attachments inline, at their size, and nothing else", () => {
-    const withImages = (source: string) => renderWith(source, { ...acme, attachments: new Map([[12, { width: 800, height: 450 }], [13, { width: null, height: null }]]) });
+    const withImages = (source: string) => renderWith(source, { ...acme, attachments: new Map([[12, { width: 800, height: 450 }], [13, { tooLargeToPreview: true, size: 300 * 1024 }]]) });
     expect(withImages('![login "blank"](/w/acme/attachments/12/login.png "After sign-in")')).toBe(
       '<p><a href="/w/acme/attachments/12/login.png" class="attachment-image"><img src="/w/acme/attachments/12/login.png" alt="login &quot;blank&quot;" loading="lazy" decoding="async" width="800" height="450" title="After sign-in"></a></p>\n',
     );
-    // Without known dimensions (a broken image), still inline, without a size.
-    expect(withImages("![x](/w/acme/attachments/13/x.gif)")).toContain('<img src="/w/acme/attachments/13/x.gif" alt="x" loading="lazy" decoding="async">');
+    // Too large to preview (or its size unknown): a link that says so, with no dimensions.
+    expect(withImages("![x](/w/acme/attachments/13/x.png)")).toBe(
+      '<p><a href="/w/acme/attachments/13/x.png" rel="noopener noreferrer nofollow">x</a><span class="muted"> (image too large to preview, 300 KiB)</span></p>\n',
+    );
     // Not one of its images: an unknown id, another workspace's address, another host, a query string.
     for (const src of ["/w/acme/attachments/14/y.png", "/w/globex/attachments/12/login.png", "https://evil.example/w/acme/attachments/12/login.png", "/w/acme/attachments/12/login.png?x=1"]) {
       const html = withImages(`![shot](${src})`);

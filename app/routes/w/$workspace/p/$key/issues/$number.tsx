@@ -2,8 +2,9 @@ import { getFormProps } from "@conform-to/react";
 import { ArrowLeft, CirclePlus, MessageSquareX, Pencil, type LucideIcon, Tag, CalendarDays, UserRound, CircleDot, SignalHigh, FileText, Link2, ListTree, Paperclip } from "~/components/icons/icon";
 import { useEffect, useRef, useState } from "react";
 import { type ShouldRevalidateFunction, data, Form, Link, redirect, useFetcher, useLocation, useNavigation, useParams } from "react-router";
-import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes } from "~/attachments/attachments";
-import { attachFiles, type AttachmentSummary, checkUploads, claimAttachments, deleteAttachment, findInlineImages } from "~/attachments/attachments.server";
+import { type AttachmentItem, attachmentIdsIn, attachmentPath, inlineImageTypes, isPreviewable, isTooLargeToPreview } from "~/attachments/attachments";
+import { attachFiles, type AttachmentSummary, claimAttachments, deleteAttachment, findInlineImages, imageInText } from "~/attachments/attachments.server";
+import { receiveUploads } from "~/attachments/upload-receiver.server";
 import { admitToProject, admitToWorkspace, requireProject } from "~/auth/authorization.server";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
@@ -18,6 +19,7 @@ import { ParentLine, ParentProperty, RelationsProperty, SubIssues } from "~/comp
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
 import { RelativeTime } from "~/components/time";
 import { parseForm } from "~/forms/parse-form.server";
+import { withTemporaryFiles } from "~/forms/temporary-files.server";
 import { flashHeader } from "~/flash/flash.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
@@ -66,7 +68,7 @@ async function markdownOptions(
   known: readonly AttachmentSummary[] = [],
 ) {
   const references = new Map(texts.flatMap(referencedIssues).map((reference) => [reference.key, reference]));
-  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, { width: file.width, height: file.height }]));
+  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, imageInText(file)]));
   const knownIds = new Set(known.map((file) => file.id));
   const elsewhere = [...new Set(texts.flatMap((text) => attachmentIdsIn(text, workspace.slug)))].filter((id) => !knownIds.has(id));
   const [issues, otherImages] = await Promise.all([
@@ -131,9 +133,11 @@ export async function loader(args: Route.LoaderArgs) {
       filename: file.filename,
       url: attachmentPath(workspace.slug, file.id, file.filename),
       size: file.size,
-      image: inlineImageTypes.has(file.contentType),
-      width: file.width,
-      height: file.height,
+      image: isPreviewable(file),
+      tooLargeToPreview: isTooLargeToPreview(file),
+      // Only an image shown has its size in the page.
+      width: isPreviewable(file) ? file.width : null,
+      height: isPreviewable(file) ? file.height : null,
       uploaderName: file.uploaderName,
       createdAt: file.createdAt,
       deletable: writable && (file.uploaderId === user.id || canDeleteAnyFile),
@@ -202,15 +206,17 @@ export async function loader(args: Route.LoaderArgs) {
 /** Parameters that only open something on the page (the editor, a confirmation): an answer leaves them. */
 const transientParams = ["edit", "confirm"];
 
+/** Files sent with a comment or attached are received into temporary files, removed once the form is answered. */
+export const middleware: Route.MiddlewareFunction[] = [withTemporaryFiles];
+
 export async function action(args: Route.ActionArgs) {
   const services = args.context.get(appContext);
   const { db, config } = services;
   const { mail } = config;
   // Who may see the issue is known before its form is read: a form with files is large.
   const { user, workspace, project, issue } = await loadIssue(args);
-  const submission = await parseForm(args.request, issueActionSchema, {
-    keepEmptyValues: true,
-  });
+  const uploads = receiveUploads(args.context, workspace.id);
+  const submission = await parseForm(args.request, issueActionSchema, { keepEmptyValues: true, files: uploads });
   // Watching is for anyone who can see the issue (viewers, archived projects); the rest is writing.
   const watchIntent = submission.status === "success" && (submission.value.intent === "watch" || submission.value.intent === "unwatch");
   if (!watchIntent) {
@@ -255,6 +261,8 @@ export async function action(args: Route.ActionArgs) {
     return back;
   }
   if (form.intent === "attach") {
+    const refused = uploads.refused;
+    if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
     const attached = await attachFiles(services, { project, issueId: issue.id, uploaderId: user.id, files: form.file, limits: config.attachments, now, mail });
     if (!attached.ok && attached.status === 404) throw data(attached.message, { status: 404 });
     if (!attached.ok) return data(submission.reply({ fieldErrors: { file: [attached.message] } }), { status: attached.status });
@@ -267,8 +275,8 @@ export async function action(args: Route.ActionArgs) {
     return back;
   }
   if (form.intent === "comment") {
-    // The files are looked at before the comment is written: a refusal loses nothing.
-    const refused = await checkUploads(db, workspace.id, form.file, config.attachments);
+    // The files were checked as they arrived, before the comment is written: a refusal loses nothing.
+    const refused = uploads.refused;
     if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
     const added = await addComment(db, { project, issueId: issue.id, authorId: user.id, body: form.body, now, mail });
     if (!added.ok) throw data(added.message, { status: added.status });

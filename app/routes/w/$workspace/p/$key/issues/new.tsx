@@ -1,7 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import { attachmentIdsIn } from "~/attachments/attachments";
-import { attachFiles, checkUploads, claimAttachments } from "~/attachments/attachments.server";
+import { attachFiles, claimAttachments } from "~/attachments/attachments.server";
+import { receiveUploads } from "~/attachments/upload-receiver.server";
 import { requireProject } from "~/auth/authorization.server";
 import { flashHeader } from "~/flash/flash.server";
 import { pageTitle, primaryButtonClass } from "~/components/app-shell";
@@ -9,6 +10,7 @@ import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FormSummary, TextField } from "~/components/forms";
 import { IssueFieldsForm } from "~/components/issue-fields-form";
 import { parseForm } from "~/forms/parse-form.server";
+import { withTemporaryFiles } from "~/forms/temporary-files.server";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/context/app-context.server";
 import { type NewIssueForm, newIssueSchema } from "~/issues/forms.server";
@@ -30,19 +32,23 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** The files chosen in the form are received into temporary files, removed once it is answered. */
+export const middleware: Route.MiddlewareFunction[] = [withTemporaryFiles];
+
 /**
- * Files chosen in the form (`file`) are looked at before the issue is filed, so that a refusal (413)
- * loses nothing, and attached once it is; files dropped into the description were uploaded already
- * and are claimed by it.
+ * Files chosen in the form (`file`) are checked against the limits as they arrive, before the issue
+ * is filed, so that a refusal (413) loses nothing, and attached once it is; files dropped into the
+ * description were uploaded already and are claimed by it.
  */
 export async function action(args: Route.ActionArgs) {
   const { user, workspace, project } = await requireProject(args, "issues:write");
-  const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true });
+  const uploads = receiveUploads(args.context, workspace.id);
+  const submission = await parseForm(args.request, newIssueSchema, { keepEmptyValues: true, files: uploads });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { assigneeId, dueDate, parent, file: files, ...fields } = submission.value;
   const services = args.context.get(appContext);
   const { db, config } = services;
-  const refused = await checkUploads(db, workspace.id, files, config.attachments);
+  const refused = uploads.refused;
   if (refused) return data(submission.reply({ fieldErrors: { file: [refused.message] } }), { status: refused.status });
   const now = new Date();
   const created = await createIssue(db, {
