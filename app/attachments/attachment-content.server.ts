@@ -3,7 +3,7 @@ import type { Database } from "~/db/database.server";
 import type { DB } from "~/db/schema";
 import { ContentDetector, type DetectedContent } from "./content-type.server";
 
-/** A file's bytes are rows of 256 KiB (migrations/0024, decision record 025). */
+/** A file's bytes are rows of 256 KiB (migrations/0025, decision record 026). */
 export const chunkBytes = 256 * 1024;
 
 /**

@@ -13,7 +13,7 @@ import { attachmentUsage, quotaRefusal, safeFilename, type UploadRefusal } from 
 type SentFile = { name: string; size: number; counted: boolean };
 
 /**
- * The files of a form (`file`, repeated), received as they arrive (decision record 025): each into
+ * The files of a form (`file`, repeated), received as they arrive (decision record 026): each into
  * a temporary file of the request, counted against the limits as its bytes come (docs/product.md,
  * Limits: 10 files a form, each at most ATTACHMENT_MAX_BYTES, all within the room the workspace had
  * when the first one came). Once a limit is crossed nothing more is kept, but the form is read on,

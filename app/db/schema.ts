@@ -57,7 +57,7 @@ export interface AttachmentsTable {
 }
 
 /**
- * A file's bytes, 256 KiB a row (migrations/0024, decision record 025): chunk `position` holds them
+ * A file's bytes, 256 KiB a row (migrations/0025, decision record 026): chunk `position` holds them
  * from position × 256 KiB on, so that a file is stored and served a chunk at a time.
  */
 export interface AttachmentChunksTable {

@@ -12,7 +12,7 @@ describe.each(testDialects)("the attachment-chunks migration on %s", (dialect) =
     const database = await createTestDatabase(dialect);
     const handle = database.open();
     try {
-      const db = await migrateBefore(handle, dialect, "0024");
+      const db = await migrateBefore(handle, dialect, "0025");
       const at = "2026-11-01T09:00:00.000Z";
       const stamps = { created_at: at, updated_at: at };
       const user = (await db.insertInto("users").values({ email: "ada@example.com", name: "Ada", handle: "ada", password_hash: "x", is_instance_admin: 0, ...stamps }).returning("id").executeTakeFirstOrThrow()).id;
@@ -24,7 +24,7 @@ describe.each(testDialects)("the attachment-chunks migration on %s", (dialect) =
         ids[filename] = (await db.insertInto("attachments").values(row).returning("id").executeTakeFirstOrThrow()).id;
       }
 
-      expect(await migrateToLatest(handle)).toContain("0024_attachment_chunks");
+      expect(await migrateToLatest(handle)).toContain("0025_attachment_chunks");
       for (const [filename, content] of Object.entries(files)) {
         expect((await storedBytes(handle.db, ids[filename]!)).equals(content), filename).toBe(true);
       }

@@ -1,5 +1,5 @@
 /**
- * Forms with files are received as they arrive (decision record 025), on every database: a form of
+ * Forms with files are received as they arrive (decision record 026), on every database: a form of
  * 10 files of 10 MiB (the default limit) raises the production server's peak RSS by a fraction of
  * its size (read whole, as before, it took twice its size), its files are kept byte for byte and
  * served back, and the temporary files it was received into are gone once it is answered.
@@ -64,7 +64,7 @@ describe.each(testDialects)("uploads received as they arrive on %s", (dialect) =
     files.forEach((bytes, i) => form.append("file", new File([new Uint8Array(bytes)], `part-${i}.bin`)));
     const sent = await ada.postMultipart("/w/acme/p/WEB/issues/1", form);
     expect(sent.status).toBe(302);
-    // Read whole (before decision record 025), the form took more than twice its 100 MiB: 240 MiB.
+    // Read whole (before decision record 026), the form took more than twice its 100 MiB: 240 MiB.
     expect(memoryMiB(server, "VmHWM") - before).toBeLessThan(96);
 
     const rows = await handle.db.selectFrom("attachments").select(["id", "filename", "size"]).where("filename", "like", "part-%").orderBy("id").execute();
