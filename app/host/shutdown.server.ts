@@ -114,6 +114,9 @@ export function stopGracefullyOnSignals(options: {
     }
   }
 
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // Every time, not once: a second signal must not cut the shutdown short. One can come on the heels
+  // of the first: systemd signals every process of the service, and server.js, when it runs the
+  // server as its child, passes its own on.
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }

@@ -126,6 +126,33 @@ describe("SIGTERM with requests that have just arrived (DRAIN_SECONDS=0)", () =>
   });
 });
 
+describe("a second SIGTERM while draining", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("does not cut the shutdown short: the server still drains, closes and exits 0", async () => {
+    // systemd signals every process of a service, and server.js passes its signals on to the
+    // server when it runs it as its child: the server can get the same signal twice.
+    const server = await startServer({ ...database.env, DRAIN_SECONDS: "1" });
+    try {
+      server.process.kill("SIGTERM");
+      await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status).toBe(503);
+      server.process.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      expect(server.logs.map((line) => line.msg)).toContain("Stopped");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe.each(testDialects)("SIGTERM under load on %s (DRAIN_SECONDS=0)", (dialect) => {
   let database: TestDatabase;
 
