@@ -12,7 +12,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data DRAIN_SECONDS=5
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json /app/server.js ./
+COPY --from=build --chown=node:node /app/package.json /app/server.js /app/memory-flags.js ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 RUN mkdir -p /data && chown node:node /data
@@ -22,5 +22,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 STOPSIGNAL SIGTERM
-# The memory settings of `npm start` (package.json; docs/decisions/015-memory-budget.md).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "server.js"]
+# server.js starts Node again with the memory flags (memory-flags.js, docs/decisions/015-memory-budget.md),
+# in place: on Node 22.15 and later it stays one process, PID 1.
+CMD ["node", "server.js"]

@@ -1,16 +1,50 @@
-// Starts Cairn. By default it serves the production build (building it first if there is none);
-// with NODE_ENV=development it runs the TypeScript sources through Vite with hot reload.
+// Starts Cairn. By default it serves the production build (building it first if there is none), with
+// the memory flags of memory-flags.js; with NODE_ENV=development it runs the TypeScript sources
+// through Vite with hot reload.
 // `node server.js backup [FILE]` makes an online copy of the embedded database instead, and
 // `node server.js seed [--workspace SLUG] [--issues COUNT]` fills the database with a demo workspace.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { memoryFlags } from "./memory-flags.js";
+
+/** A flag's name as V8 reads it (`--max_semi_space_size=8` names the same flag). @param {string} flag */
+const flagName = (flag) => flag.split("=")[0]?.replaceAll("_", "-");
+
+/** The memory flags Node was not started with, here or in NODE_OPTIONS: an operator's own values stay. */
+function missingMemoryFlags() {
+  const given = new Set([...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].map(flagName));
+  return memoryFlags.filter((flag) => !given.has(flagName(flag)));
+}
+
+/**
+ * The memory budget's flags take effect only when Node starts with them (v8.setFlagsFromString comes
+ * too late for the young generation: decision record 015), so the server, started without them,
+ * starts again with them: in place where Node can (process.execve, Node 22.15 and later), or else as
+ * a child whose signals this process passes on and whose end it reports as its own.
+ * @param {string[]} flags
+ */
+function startAgainWith(flags) {
+  const args = [...flags, ...process.execArgv, ...process.argv.slice(1)];
+  const { execve } = /** @type {{ execve?: (file: string, args: string[]) => never }} */ (process);
+  if (execve) execve.call(process, process.execPath, [process.execPath, ...args]);
+  const child = spawn(process.execPath, args, { stdio: "inherit" });
+  const passedOn = /** @type {const} */ (["SIGTERM", "SIGINT", "SIGHUP"]);
+  for (const signal of passedOn) process.on(signal, () => child.kill(signal));
+  child.once("exit", (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    for (const passed of passedOn) process.removeAllListeners(passed);
+    process.kill(process.pid, signal);
+  });
+}
 
 if (process.env.NODE_ENV === "development") {
   const { createServer } = await import("vite");
   const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
   const { start } = await vite.ssrLoadModule("./app/host/main.server.ts");
   await start({ vite });
+} else if (process.argv[2] === undefined && missingMemoryFlags().length > 0) {
+  startAgainWith(missingMemoryFlags());
 } else {
   process.env.NODE_ENV = "production";
   const entry = new URL("./build/server/index.js", import.meta.url);

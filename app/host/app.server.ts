@@ -56,6 +56,7 @@ export function createHostApp(options: HostOptions): express.Express {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
 
+  app.use(settleUnreadBodies);
   app.use(
     pinoHttp({
       logger,
@@ -148,14 +149,12 @@ function refuseLargeBodies(limits: AttachmentLimits): RequestHandler {
   return (req, res, next) => {
     const length = req.headers["content-length"];
     if (length === undefined && req.headers["transfer-encoding"]) {
-      closeAfterRefusingBody(req, res);
       if (isApiPath(req.path)) apiRefusal(res, 411, "validation", "Send the request with a Content-Length of at most 1 MiB.");
       else sendRefusal(req, res, { status: 411, title: "Length required", message: "Send the request with a Content-Length of at most 1 MiB." });
       return;
     }
     const upload = req.method === "POST" && uploadPath.test(req.path) && req.is("multipart/form-data") === "multipart/form-data";
     if (Number(length ?? 0) <= (upload ? maxUploadBytes : maxBodyBytes)) return next();
-    closeAfterRefusingBody(req, res);
     if (isApiPath(req.path)) apiRefusal(res, 413, "payload_too_large", "That is too large. Requests may be at most 1 MiB.");
     else sendRefusal(req, res, { status: 413, title: "Too large", message: upload ? `That is too large. ${uploadLimit}` : "That is too large. Requests may be at most 1 MiB." });
   };
@@ -164,6 +163,30 @@ function refuseLargeBodies(limits: AttachmentLimits): RequestHandler {
 /** A refusal made here, before React Router, to an API request: JSON like the API's own (app/api/api-errors.server.ts). */
 function apiRefusal(res: Response, status: number, code: ApiErrorCode, message: string) {
   res.status(status).json({ error: { code, message } } satisfies ApiErrorBody);
+}
+
+/**
+ * Many answers are decided on a request's head alone, its body unread: the limits above, a route's
+ * 413, 415 or 429, a sign-in or an API refusal, a redirect to sign in. A connection can carry the
+ * client's next request only once that body is off the wire, and Node discards an unread body only
+ * when nothing started reading it — React Router's adapter always has. So, whoever answers: an answer
+ * that starts before its request's body has all arrived closes its connection (lingering, below),
+ * and an answered request's body that arrived but was not read is discarded.
+ */
+const settleUnreadBodies: RequestHandler = (req, res, next) => {
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return next();
+  beforeResponseHead(res, () => {
+    if (!req.complete) closeAfterRefusingBody(req, res);
+  });
+  res.once("finish", () => discardUnreadBody(req));
+  next();
+};
+
+/** What Node does with a body no one read (`IncomingMessage._dump`), for one whose reader gave up. */
+function discardUnreadBody(req: Request) {
+  if (req.readableEnded) return;
+  req.removeAllListeners("data");
+  req.resume();
 }
 
 /** How long a refused body may keep arriving before its connection is cut. */

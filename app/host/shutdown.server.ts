@@ -1,35 +1,21 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { Server as NetServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import { Server as NetServer, type Socket } from "node:net";
+import { setImmediate as afterPoll, setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "~/logging/logger.server";
 import type { Lifecycle } from "~/context/lifecycle.server";
 
 /** After the port closes, how long a connection may stay without a request before it is closed. */
 const idleGraceMs = 1000;
-
-/**
- * Closing the port resets the connections the kernel holds for us, whose clients may well have sent
- * their requests already, and Node takes only one of them per turn of the event loop (libuv
- * accepts one at a time). Takes turns until one brings no connection, for at most `limitMs` should
- * clients keep connecting.
- */
-async function takeWaitingConnections(server: Server, limitMs: number) {
-  let taken = true;
-  const onConnection = () => (taken = true);
-  server.on("connection", onConnection);
-  const until = Date.now() + limitMs;
-  while (taken && Date.now() < until) {
-    taken = false;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  server.off("connection", onConnection);
-}
+/** The port closes once no client has connected, nor been answered (it then connects again), for this long… */
+const quietMs = 50;
+/** …as seen right after a turn of the event loop this short: during a longer one clients connected unseen. */
+const quickTurnMs = 10;
 
 /**
  * On SIGTERM or SIGINT: /readyz turns 503 and every answer not yet started closes its connection; after
- * `drainSeconds` the port closes; every request that reached the server before then is answered,
- * within `timeoutMs`, after which the connections still open are cut; last, `release` sends what is
- * still queued for export and closes the database.
+ * `drainSeconds` the port closes once clients have stopped connecting; every request that reached
+ * the server before then is answered, within `timeoutMs`, after which the connections still open
+ * are cut; last, `release` sends what is still queued for export and closes the database.
  */
 export function stopGracefullyOnSignals(options: {
   server: Server;
@@ -45,14 +31,54 @@ export function stopGracefullyOnSignals(options: {
   // libuv runs a signal's callback after the other I/O of its loop turn, so the requests read in
   // that turn are already under way when `stop` runs: their answers, not yet started, close too.
   const answering = new Set<ServerResponse>();
+  // When a client last connected, or was answered (after `Connection: close` it connects again).
+  let lastArrival = 0;
   server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
-    if (stopping) {
-      response.setHeader("Connection", "close");
-      return;
-    }
-    answering.add(response);
-    response.once("close", () => answering.delete(response));
+    if (stopping) response.setHeader("Connection", "close");
+    else answering.add(response);
+    response.once("close", () => {
+      answering.delete(response);
+      lastArrival = performance.now();
+    });
   });
+  // Connections that arrive while the port is closing are taken but not read (below).
+  let held: Socket[] | undefined;
+  server.on("connection", (socket: Socket) => {
+    lastArrival = performance.now();
+    held?.push(socket);
+  });
+  // net.Server reads its `pauseOnConnect` option anew for each connection it takes.
+  const pauseOnConnect = (paused: boolean) => ((server as { pauseOnConnect?: boolean }).pauseOnConnect = paused);
+
+  /**
+   * Closing the port resets every connection the kernel has completed but Node not yet taken, whose
+   * clients may well have sent their requests already. So the port closes once clients have stopped
+   * connecting: a connection that arrives from now on is taken but not read, so that its client
+   * waits for its answer instead of being answered and connecting again; when no client has
+   * connected nor been answered for `quietMs` (within `timeoutMs` in any case), the port closes right
+   * after the event loop has taken what the kernel held. Then the connections held are read.
+   */
+  async function closePortOnceQuiet() {
+    held = [];
+    pauseOnConnect(true);
+    const started = performance.now();
+    for (;;) {
+      await sleep(5);
+      const polling = performance.now();
+      await afterPoll();
+      const now = performance.now();
+      // A long turn (requests answered, or the process kept off the CPU) gave clients time to connect unseen.
+      if ((now - polling < quickTurnMs && now - lastArrival >= quietMs) || now - started >= timeoutMs) break;
+    }
+    // http's close() would also end every connection that has no request in progress at once,
+    // including those whose request has arrived but is not read yet. net's stops listening only.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    pauseOnConnect(false);
+    for (const socket of held) socket.resume();
+    held = undefined;
+    // Wrapped: an async function's result would wait for it.
+    return { closed };
+  }
 
   async function stop(signal: NodeJS.Signals) {
     if (stopping) return;
@@ -62,14 +88,13 @@ export function stopGracefullyOnSignals(options: {
     for (const response of answering) if (!response.headersSent) response.setHeader("Connection", "close");
     answering.clear();
     await sleep(drainSeconds * 1000);
-    await takeWaitingConnections(server, idleGraceMs);
+    const { closed } = await closePortOnceQuiet();
 
-    // http's close() would also end every connection that has no request in progress at once,
-    // including those whose request has arrived but is not read yet. net's stops listening only;
-    // connections still without a request after a grace are closed, the others as they finish.
-    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    // Connections still without a request after a grace are closed (each sweep right after a poll,
+    // so that a request the kernel holds is read, not reset), the others as they finish.
     let reaper: NodeJS.Timeout | undefined;
-    const grace = setTimeout(() => (reaper = setInterval(() => server.closeIdleConnections(), 200)), idleGraceMs);
+    const sweep = () => setImmediate(() => server.closeIdleConnections());
+    const grace = setTimeout(() => (reaper = setInterval(sweep, 200)), idleGraceMs);
     const deadline = setTimeout(() => {
       logger.warn({ timeoutMs }, "Requests still running at the shutdown deadline: closing their connections");
       server.closeAllConnections();
@@ -89,6 +114,9 @@ export function stopGracefullyOnSignals(options: {
     }
   }
 
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // Every time, not once: a second signal must not cut the shutdown short. One can come on the heels
+  // of the first: systemd signals every process of the service, and server.js, when it runs the
+  // server as its child, passes its own on.
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }

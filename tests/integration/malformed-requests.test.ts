@@ -1,3 +1,4 @@
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testDialects, type TestDatabase } from "../support/databases";
@@ -215,6 +216,61 @@ describe.each(testDialects)("malformed requests on %s", (dialect) => {
         connection.destroy();
       }
       expect((await exchange(server.url, get("/healthz", `Host: ${host}\r\n`))).status).toBe(200);
+    });
+
+    /**
+     * Sends `requests` in turn on one kept-alive connection (a new one only where the server closed
+     * the last), as a browser or a load balancer does, each body whole with its headers: the status
+     * of each, up to the first error the client gets (its code).
+     */
+    async function onOneConnection(requests: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer }[]) {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const answers: (number | string)[] = [];
+      try {
+        for (const { method = "POST", path, headers = {}, body } of requests) {
+          answers.push(
+            await new Promise<number | string>((resolve) => {
+              const request = http.request(`${server.url}${path}`, { method, agent, headers: { ...headers, ...(body && { "Content-Length": String(body.length) }) } }, (response) => {
+                response.resume();
+                response.on("end", () => resolve(response.statusCode!));
+                response.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+              });
+              request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+              request.setTimeout(15_000, () => request.destroy(Object.assign(new Error("no answer"), { code: "timeout" })));
+              request.end(body);
+            }),
+          );
+          // A connection left waiting for a body is reset when the server's keep-alive times out: the rest would wait as long.
+          if (typeof answers.at(-1) !== "number") break;
+        }
+      } finally {
+        agent.destroy();
+      }
+      return answers;
+    }
+
+    const beacon = (bytes: number, contentType = "text/plain") => ({ path: "/monitoring", headers: { "Content-Type": contentType }, body: Buffer.alloc(bytes, 0x20) });
+    const healthz = { method: "GET", path: "/healthz" };
+
+    it("never resets a kept-alive connection after a route refused a body it did not read (the beacon's 413)", async () => {
+      // Over the beacon's 64 KiB but within the host's 1 MiB: the route refuses it on its length alone.
+      const round = [beacon(70 * 1024), beacon(160_000), beacon(100)];
+      expect(await onOneConnection(Array.from({ length: 5 }, () => round).flat())).toEqual(Array.from({ length: 5 }, () => [413, 413, 400]).flat());
+      expect(await onOneConnection([beacon(512 * 1024), healthz, beacon(512 * 1024), healthz])).toEqual([413, 200, 413, 200]);
+    });
+
+    it("never resets it after any other answer given before the body is read", async () => {
+      const form = { "Content-Type": "application/x-www-form-urlencoded" };
+      const refusedEarly = [
+        // The beacon's 415: not JSON.
+        beacon(200_000, "text/html"),
+        // The API's 401: no token.
+        { path: "/api/v1/workspaces/acme/projects/WEB/issues", headers: { "Content-Type": "application/json" }, body: Buffer.alloc(200_000, 0x20) },
+        // Signed out, a form to a workspace's page is sent to sign in.
+        { path: "/w/acme/p/WEB/issues/new", headers: form, body: Buffer.from(`title=${"x".repeat(200_000)}`) },
+      ];
+      const answers = await onOneConnection(refusedEarly.flatMap((request) => [request, healthz, request, healthz]));
+      expect(answers).toEqual([415, 200, 415, 200, 401, 200, 401, 200, 302, 200, 302, 200]);
     });
 
     it("answers a body of unknown length with 411 and closes the connection", async () => {

@@ -26,12 +26,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns the production server (`node server.js`, with the flags of `npm start`) as an operator would. */
-export function spawnServer(env: Record<string, string | undefined>) {
+/**
+ * Spawns the production server (`node server.js`) as an operator would, with its memory flags given
+ * (so that it runs as one process on any Node) or with `nodeFlags` instead.
+ */
+export function spawnServer(env: Record<string, string | undefined>, { nodeFlags = productionNodeFlags() }: { nodeFlags?: string[] } = {}) {
   if (!existsSync(path.join(repoRoot, "build/server/index.js"))) {
     throw new Error("No production build: run `npm run build` before these tests (npm test does).");
   }
-  const child = spawn(process.execPath, [...productionNodeFlags(), "server.js"], {
+  const child = spawn(process.execPath, [...nodeFlags, "server.js"], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -57,9 +60,9 @@ export function spawnServer(env: Record<string, string | undefined>) {
 }
 
 /** Starts a server on a free port and waits until /readyz answers 200. */
-export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined>, options?: { nodeFlags?: string[] }): Promise<RunningServer> {
   const port = await freePort();
-  const { child, logs, stderr, exited } = spawnServer({ ...env, PORT: String(port) });
+  const { child, logs, stderr, exited } = spawnServer({ ...env, PORT: String(port) }, options);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   let exitCode: number | null | undefined;

@@ -5,13 +5,14 @@
 // how the pages are marked up.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { memoryFlags } from "../../memory-flags.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const demoWorkspace = "demo";
@@ -29,15 +30,12 @@ const serverEntry = path.join(repoRoot, "build/server/index.js");
  */
 
 /**
- * Node's flags in `npm start` (its memory settings, docs/decisions/015-memory-budget.md), so that a
- * server started here runs as an operator's does.
+ * The memory flags (memory-flags.js, docs/decisions/015-memory-budget.md) that `node server.js` starts
+ * itself with; given here, the server runs as one process, as an operator's does, on any Node.
  * @returns {string[]}
  */
 export function productionNodeFlags() {
-  const start = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).scripts.start;
-  const words = start.split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "server.js") throw new Error(`npm start is not "node [flags] server.js": ${start}`);
-  return words.slice(1, -1);
+  return memoryFlags;
 }
 
 /** @param {string} command @param {string[]} args */

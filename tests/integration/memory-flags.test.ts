@@ -1,0 +1,63 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryFlags } from "../../memory-flags.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases";
+import { spawnServer, startServer } from "../support/server";
+
+/** A process and its descendants, each with the arguments it runs with (Linux). */
+function processTree(pid: number): { pid: number; args: string[] }[] {
+  const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  return [{ pid, args }, ...children.flatMap(processTree)];
+}
+
+/**
+ * docs/decisions/015-memory-budget.md: the memory budget holds however Cairn is started — the
+ * README's systemd unit runs `node server.js` without flags, which took twice the memory.
+ */
+describe("node server.js without the memory flags", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("serves with them, and stops as it is told: 0 after SIGTERM, even when every process of it gets one", async () => {
+    const server = await startServer(database.env, { nodeFlags: [] });
+    try {
+      const tree = processTree(server.process.pid!);
+      // In place where Node can (22.15 and later), else as a child of the process started.
+      const serving = tree.filter((entry) => memoryFlags.every((flag) => entry.args.includes(flag)));
+      expect(serving).toHaveLength(1);
+      expect(tree.length).toBe(serving[0]!.pid === server.process.pid ? 1 : 2);
+      expect((await fetch(`${server.url}/login`)).status).toBe(200);
+      // As systemd stops a service: SIGTERM to each of its processes.
+      for (const { pid } of tree) process.kill(pid, "SIGTERM");
+      expect(await server.exited).toBe(0);
+      for (const { pid } of tree) expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("keeps a value the operator gave", async () => {
+    const server = await startServer(database.env, { nodeFlags: ["--max_semi_space_size=16"] });
+    try {
+      const serving = processTree(server.process.pid!).find((entry) => entry.args.includes("--heap-growing-percent=20"));
+      expect(serving?.args).toContain("--max_semi_space_size=16");
+      expect(serving?.args.filter((arg) => arg.startsWith("--max-semi-space-size"))).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("ends as the server does: a bad configuration stops it with 1 and one line", async () => {
+    const { exited, stderr } = spawnServer({ PORT: "not-a-port", DATA_DIR: "/tmp/cairn-never-used" }, { nodeFlags: [] });
+    expect(await exited).toBe(1);
+    expect(stderr().trim().split("\n")).toEqual([expect.stringContaining("PORT must be a whole number from 1 to 65535")]);
+  });
+});
