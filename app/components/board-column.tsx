@@ -5,6 +5,7 @@ import { boardColumnCap, boardPageSize } from "~/issues/board-limits";
 import { issueKey, type Status, statusLabels } from "~/issues/issue-fields";
 import { BoardCardItem, cardElementId, type CardProps } from "./board-card";
 import { StatusIcon } from "./icons/status-icon";
+import { InTurn } from "./render-turns";
 
 /** A column as the board shows it: `shown` is how many cards the server sent (the cards on screen may differ while a move is on its way). */
 export type BoardColumnData = { status: Status; total: number; shown: number; cards: BoardCard[] };
@@ -91,18 +92,26 @@ export function BoardColumn({
 }
 
 /**
- * The columns without drag and drop: what a client-side visit shows for the moment before the drag
- * and drop layer's code has arrived (a page from the server shows its own markup meanwhile). The
- * same markup as that layer's, so nothing moves when it takes over.
+ * The columns without drag and drop: what the server renders, and what a client-side visit shows
+ * for the moment before the drag and drop layer's code has arrived (a page from the server shows
+ * its own markup meanwhile). The same markup as that layer's, so nothing moves when it takes over.
  */
 export function StaticBoardColumns({ columns, shared }: { columns: BoardColumnData[]; shared: BoardShared }) {
   return columns.map((column) => (
     <BoardColumn key={column.status} column={column} shared={shared}>
       <ol>
-        {column.cards.map((card, index) => (
-          <BoardCardItem key={card.id} {...cardProps(column, card, index, shared)} />
+        {/* On the server, a page of cards at a time, other requests answered in between (decision record 025). */}
+        {pagesOf(column.cards).map((cards, page) => (
+          <InTurn key={page} part={`${column.status}.${page}`}>
+            {cards.map((card, index) => (
+              <BoardCardItem key={card.id} {...cardProps(column, card, page * boardPageSize + index, shared)} />
+            ))}
+          </InTurn>
         ))}
       </ol>
     </BoardColumn>
   ));
 }
+
+/** Cards in pages of `boardPageSize`. */
+const pagesOf = (cards: BoardCard[]) => Array.from({ length: Math.ceil(cards.length / boardPageSize) }, (_, page) => cards.slice(page * boardPageSize, (page + 1) * boardPageSize));
