@@ -12,11 +12,16 @@ import { RenderErrorDigestContext } from "~/errors/render-error-digest";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { appContext } from "~/context/app-context.server";
 import { encodeDocument } from "~/host/document-encoding.server";
+import { createRenderTurns } from "~/host/render-turns.server";
+import { RenderTurnsContext } from "~/components/render-turns";
 import { NonceContext } from "~/security/nonce";
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+/** The next turn of the event loop: what other requests have waiting runs first (decision record 025). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -28,6 +33,8 @@ export default function handleRequest(
   }
   const services = loadContext.get(appContext);
   const nonce = services.cspNonce;
+  // The loaders' work (synchronous queries, on SQLite) and the render's are not one long turn.
+  await nextTurn();
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -36,7 +43,10 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
         <RenderErrorDigestContext value={services.renderErrorDigest}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          {/* Long pages render their parts in turns, other requests answered in between (decision record 025). */}
+          <RenderTurnsContext value={createRenderTurns()}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </RenderTurnsContext>
         </RenderErrorDigestContext>
       </NonceContext>,
       {
@@ -72,7 +82,10 @@ export default function handleRequest(
               }, reject);
             },
           });
-          pipe(whole);
+          // Written out on a turn of its own, not in the one that rendered the page's last part.
+          nextTurn()
+            .then(() => pipe(whole))
+            .catch(reject);
         },
         onShellError(error: unknown) {
           reject(error);

@@ -5,11 +5,13 @@ import { boardColumnCap, boardPageSize } from "~/issues/board-limits";
 import { issueKey, type Status, statusLabels } from "~/issues/issue-fields";
 import { BoardCardItem, cardElementId, type CardProps } from "./board-card";
 import { StatusIcon } from "./icons/status-icon";
+import { InTurn } from "./render-turns";
 
-export type BoardColumnData = { status: Status; total: number; cards: BoardCard[] };
+/** A column as the board shows it: `shown` is how many cards the server sent (the cards on screen may differ while a move is on its way). */
+export type BoardColumnData = { status: Status; total: number; shown: number; cards: BoardCard[] };
 
-/** What every column and card of one board shares. */
-export type BoardShared = { projectKey: string; issuesPath: string; canWrite: boolean; filtered: boolean };
+/** What every column and card of one board shares; `room`: the cards the board may still add before its cap. */
+export type BoardShared = { projectKey: string; issuesPath: string; canWrite: boolean; filtered: boolean; room: number };
 
 /** The droppable id of a column (a card's id is its issue's id). */
 export const columnDropId = (status: Status) => `column-${status}`;
@@ -28,20 +30,18 @@ export const cardProps = (column: BoardColumnData, card: BoardCard, index: numbe
 /**
  * One status of the board: a 280 px column with its header (icon, name, count), its cards in their
  * own vertical scroll, and "Show N more" — a GET link (`show.<status>=…`), so it works without
- * JavaScript — until the cap, past which the list shows the rest. `children` are its cards (an
- * `<ol>`); the drag and drop layer gives the scrolling area its `areaRef` and says when a card is over it.
+ * JavaScript — until the column's cap or the board's, past which a link to the list (filtered to
+ * this status, a page at a time) shows the rest. `children` are its cards (an `<ol>`); the drag and
+ * drop layer gives the scrolling area its `areaRef` and says when a card is over it.
  */
 export function BoardColumn({
   column,
-  shown,
   shared,
   areaRef,
   isOver = false,
   children,
 }: {
   column: BoardColumnData;
-  /** How many cards the server was asked for (the cards on screen may differ while a move is on its way). */
-  shown: number;
   shared: BoardShared;
   areaRef?: Ref<HTMLDivElement>;
   isOver?: boolean;
@@ -50,7 +50,8 @@ export function BoardColumn({
   const location = useLocation();
   const titleId = `column-title-${column.status}`;
   const label = statusLabels[column.status];
-  const more = Math.min(boardPageSize, column.total - shown, boardColumnCap - shown);
+  const { shown } = column;
+  const more = Math.min(boardPageSize, column.total - shown, boardColumnCap - shown, shared.room);
   const last = column.cards.at(-1);
 
   const moreHref = () => {
@@ -80,7 +81,7 @@ export function BoardColumn({
           <Link to={moreHref()} preventScrollReset className="board-more">
             Show {more} more<span className="sr-only"> in {label}</span>
           </Link>
-        ) : column.total > shown && shown >= boardColumnCap ? (
+        ) : column.total > shown ? (
           <Link to={listHref()} className="board-more">
             See all {column.total} in the list<span className="sr-only">: {label}</span>
           </Link>
@@ -91,18 +92,26 @@ export function BoardColumn({
 }
 
 /**
- * The columns without drag and drop: what a client-side visit shows for the moment before the drag
- * and drop layer's code has arrived (a page from the server shows its own markup meanwhile). The
- * same markup as that layer's, so nothing moves when it takes over.
+ * The columns without drag and drop: what the server renders, and what a client-side visit shows
+ * for the moment before the drag and drop layer's code has arrived (a page from the server shows
+ * its own markup meanwhile). The same markup as that layer's, so nothing moves when it takes over.
  */
-export function StaticBoardColumns({ columns, shown, shared }: { columns: BoardColumnData[]; shown: Partial<Record<Status, number>>; shared: BoardShared }) {
+export function StaticBoardColumns({ columns, shared }: { columns: BoardColumnData[]; shared: BoardShared }) {
   return columns.map((column) => (
-    <BoardColumn key={column.status} column={column} shown={shown[column.status] ?? column.cards.length} shared={shared}>
+    <BoardColumn key={column.status} column={column} shared={shared}>
       <ol>
-        {column.cards.map((card, index) => (
-          <BoardCardItem key={card.id} {...cardProps(column, card, index, shared)} />
+        {/* On the server, a page of cards at a time, other requests answered in between (decision record 025). */}
+        {pagesOf(column.cards).map((cards, page) => (
+          <InTurn key={page} part={`${column.status}.${page}`}>
+            {cards.map((card, index) => (
+              <BoardCardItem key={card.id} {...cardProps(column, card, page * boardPageSize + index, shared)} />
+            ))}
+          </InTurn>
         ))}
       </ol>
     </BoardColumn>
   ));
 }
+
+/** Cards in pages of `boardPageSize`. */
+const pagesOf = (cards: BoardCard[]) => Array.from({ length: Math.ceil(cards.length / boardPageSize) }, (_, page) => cards.slice(page * boardPageSize, (page + 1) * boardPageSize));

@@ -32,7 +32,6 @@ const cardUnderPointerFirst: CollisionDetection = (args) => {
 
 export type DndBoardProps = {
   columns: BoardColumnData[];
-  shown: Partial<Record<Status, number>>;
   shared: BoardShared;
   /** A card dropped somewhere else than where it was. */
   onMove: (move: BoardMove) => void;
@@ -43,7 +42,7 @@ export type DndBoardProps = {
  * readers. Its own chunk, loaded by board.tsx next to the page rather than before it: the board is
  * whole and usable without it (links, ⋯ menus), and it hydrates in place once it has arrived.
  */
-export default memo(function DndBoard({ columns, shown, shared, onMove }: DndBoardProps) {
+export default memo(function DndBoard({ columns, shared, onMove }: DndBoardProps) {
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
   const where = (id: string | number | undefined): { status: Status; index: number } | null => {
@@ -88,18 +87,18 @@ export default memo(function DndBoard({ columns, shown, shared, onMove }: DndBoa
       }}
     >
       {columns.map((column) => (
-        <DndColumn key={column.status} column={column} shown={shown[column.status] ?? column.cards.length} shared={shared} />
+        <DndColumn key={column.status} column={column} shared={shared} />
       ))}
     </DndContext>
   );
 });
 
 /** A column that cards can be dropped on, its cards sortable. */
-function DndColumn({ column, shown, shared }: { column: BoardColumnData; shown: number; shared: BoardShared }) {
+function DndColumn({ column, shared }: { column: BoardColumnData; shared: BoardShared }) {
   const { setNodeRef, isOver } = useDroppable({ id: columnDropId(column.status), disabled: !shared.canWrite });
   const ids = useMemo(() => column.cards.map((card) => card.id), [column.cards]);
   return (
-    <BoardColumn column={column} shown={shown} shared={shared} areaRef={setNodeRef} isOver={isOver}>
+    <BoardColumn column={column} shared={shared} areaRef={setNodeRef} isOver={isOver}>
       <SortableContext id={column.status} items={ids} strategy={verticalListSortingStrategy}>
         <ol>
           {column.cards.map((card, index) => (

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
+import { Link, type Location, useFetcher, useLocation } from "react-router";
 
 /**
  * Menus (DESIGN.md §1, principles 3 and 4): a property shows as a value; pressing it opens a small
@@ -97,6 +97,27 @@ export function PopoverMenu({
   );
 }
 
+type MenuAddress = { opened: string | null; closeHref: string; openPrefix: string };
+const menuAddresses = new WeakMap<Location, MenuAddress>();
+
+/**
+ * The page's address as its on-demand menus need it: which menu it opens (`?menu=<id>`), itself
+ * without it, and the start of the link that opens a menu — read once per address, not once per
+ * menu (a board has hundreds).
+ */
+function menuAddressOf(location: Location): MenuAddress {
+  let address = menuAddresses.get(location);
+  if (!address) {
+    const params = new URLSearchParams(location.search);
+    const opened = params.get("menu");
+    params.delete("menu");
+    const rest = params.toString();
+    address = { opened, closeHref: `${location.pathname}${rest ? `?${rest}` : ""}`, openPrefix: `${location.pathname}?${rest ? `${rest}&` : ""}menu=` };
+    menuAddresses.set(location, address);
+  }
+  return address;
+}
+
 /**
  * The state of a menu rendered only when open (`OnDemandMenu`, the list's toolbar menus): whether
  * the page's URL opens it (`?menu=<id>`, rendered by the server for browsers without JavaScript),
@@ -104,8 +125,7 @@ export function PopoverMenu({
  * button with the focus on its first `focus` element.
  */
 export function useMenuOnDemand<Button extends HTMLElement>(menuId: string, focus: string) {
-  const location = useLocation();
-  const openOnServer = new URLSearchParams(location.search).get("menu") === menuId;
+  const openOnServer = menuAddressOf(useLocation()).opened === menuId;
   const [open, setOpen] = useState(false);
   const button = useRef<Button>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -138,14 +158,9 @@ export function OnDemandMenu({
   children: (menu: { close: () => void; returnTo: string }) => ReactNode;
   triggerClassName?: string;
 }) {
-  const location = useLocation();
-  const params = new URLSearchParams(location.search);
+  const { closeHref, openPrefix } = menuAddressOf(useLocation());
   const { openOnServer, open, setOpen, button, panel } = useMenuOnDemand<HTMLAnchorElement>(menuId, "button[aria-current=true], button");
-
-  params.set("menu", menuId);
-  const openHref = `${location.pathname}?${params}`;
-  params.delete("menu");
-  const closeHref = `${location.pathname}${params.size ? `?${params}` : ""}`;
+  const openHref = openPrefix + encodeURIComponent(menuId);
 
   if (openOnServer && !open) {
     // Without JavaScript (or before it runs): the menu as a panel under its button, and a way back.

@@ -4,7 +4,7 @@ import { parsePositiveInteger } from "~/forms/fields.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import { lockWorkspace } from "~/workspaces/members.server";
 import type { BoardCard } from "./board-cards";
-import { boardColumnCap, boardPageSize } from "./board-limits";
+import { boardCardCap, boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses } from "./issue-fields";
 import { recordIssueEvent } from "./issue-events.server";
 import { linkFlagsOfIssues } from "./issue-links.server";
@@ -16,7 +16,7 @@ const noFilters = parseIssueFilters(new URLSearchParams());
 
 export type { BoardCard } from "./board-cards";
 
-/** How many cards of a column to show: the `show.<status>` parameter, from one page to the cap. */
+/** How many cards of a column are asked for: the `show.<status>` parameter, from one page to the column's cap. */
 export function shownCount(params: URLSearchParams, status: Status): number {
   const asked = parsePositiveInteger(params.get(`show.${status}`)) ?? boardPageSize;
   return Math.min(Math.max(asked, boardPageSize), boardColumnCap);
@@ -27,54 +27,79 @@ export const boardStatuses = (filters: Pick<IssueFilters, "statuses">): Status[]
   filters.statuses.length ? statuses.filter((status) => filters.statuses.includes(status)) : [...statuses];
 
 /**
+ * How many cards each column shows, the board's cap (`boardCardCap`) shared out: `wanted` is what
+ * each column would show on its own (what it is asked for, at most its cap and what it has). Under
+ * the cap everyone gets theirs; over it, the columns that want the least get theirs first and the
+ * others share the rest equally — with six columns, every one at least 100, more than a first page.
+ */
+export function allotCards(wanted: number[], cap = boardCardCap): number[] {
+  const allotted = [...wanted];
+  let room = cap;
+  let left = wanted.length;
+  for (const index of wanted.map((_, i) => i).sort((a, b) => wanted[a]! - wanted[b]! || a - b)) {
+    allotted[index] = Math.min(wanted[index]!, Math.floor(room / left));
+    room -= allotted[index];
+    left -= 1;
+  }
+  return allotted;
+}
+
+/**
  * One column per status (or per filtered status), cards in their board order, the list's filters
- * applied; each column its first `shown[status]` cards (one page unless asked) and its total.
+ * applied; each column its total and its first cards: as many as `asked[status]` (one page unless
+ * asked), within the column's cap and the board's (`allotCards`), which is what one request renders.
  *
- * Two statements on both databases. First the count of each status (one grouped pass over the index
- * issues_project_board), joined to the first cards of each column — one `order by sort_order, id
- * limit n` per status, each a short range of the same index, put together with `union all` — and
- * their assignees and labels; then, in a second query, the cards' sub-issue progress and "blocked"
- * flags (`linkFlagsOfIssues`). (A `row_number() over (partition by status …)` ranks every issue of
- * the project before it can keep 50 of a column: 8.7 ms at 3,500 issues on SQLite against 0.7 ms
- * for this, and it grows with the project.) `labels`, when given, are the objects the cards share
- * (the page's own list of the workspace's labels).
+ * Three statements on both databases. First the count of each status (one grouped pass over the
+ * index issues_project_board), which says how many cards each column gets; then the first cards of
+ * each column — one `order by sort_order, id limit n` per status, each a short range of the same
+ * index, put together with `union all` — and their assignees and labels; then the cards' sub-issue
+ * progress and "blocked" flags (`linkFlagsOfIssues`). (A `row_number() over (partition by status …)`
+ * ranks every issue of the project before it can keep 50 of a column: 8.7 ms at 3,500 issues on
+ * SQLite against 0.7 ms for this, and it grows with the project.) `labels`, when given, are the
+ * objects the cards share (the page's own list of the workspace's labels).
  */
 export async function loadBoard(
   db: Database,
   projectId: number,
   filters: IssueFilters,
   meId: number,
-  shown: Partial<Record<Status, number>> = {},
+  asked: Partial<Record<Status, number>> = {},
   labels: LabelRef[] = [],
-) {
+): Promise<BoardColumn[]> {
   const columnStatuses = boardStatuses(filters);
   const scoped = (only: Status[]) => applyIssueFilters(db.selectFrom("issues"), projectId, { ...filters, statuses: only }, meId);
-  const counts = scoped(filters.statuses)
+  const counts = await scoped(filters.statuses)
     .select(["issues.status", (eb) => eb.fn.countAll<number>().as("total")])
-    .groupBy("issues.status");
-  const firstCards = columnStatuses
-    .map((status, index) =>
+    .groupBy("issues.status")
+    .execute();
+  const totals = new Map(counts.map((row) => [row.status, Number(row.total)]));
+  const total = (status: Status) => totals.get(status) ?? 0;
+  const shown = allotCards(columnStatuses.map((status) => Math.min(asked[status] ?? boardPageSize, boardColumnCap, total(status))));
+  const columns = new Map(columnStatuses.map((status, index) => [status, { status, total: total(status), shown: shown[index]!, cards: [] as BoardCard[] }]));
+  const withCards = [...columns.values()].filter((column) => column.shown > 0);
+  if (!withCards.length) return [...columns.values()];
+
+  const firstCards = withCards
+    .map((column, index) =>
       db
         .selectFrom(
-          scoped([status])
+          scoped([column.status])
             .select(["issues.id", "issues.status", "issues.number", "issues.title", "issues.priority", "issues.assignee_id", "issues.sort_order"])
             .orderBy("issues.sort_order")
             .orderBy("issues.id")
-            .limit(Math.min(shown[status] ?? boardPageSize, boardColumnCap))
+            .limit(column.shown)
             .as(`column${index}`),
         )
         .selectAll(),
     )
     .reduce((union, column) => union.unionAll(column));
   const rows = await db
-    .selectFrom(counts.as("counted"))
-    .leftJoin(firstCards.as("card"), "card.status", "counted.status")
+    .selectFrom(firstCards.as("card"))
     .leftJoin("users as assignee", "assignee.id", "card.assignee_id")
     .leftJoin("issue_labels", "issue_labels.issue_id", "card.id")
     .leftJoin("labels", "labels.id", "issue_labels.label_id")
     .select([
-      "counted.status",
-      "counted.total",
+      "card.status",
       "card.id",
       "card.number",
       "card.title",
@@ -90,26 +115,22 @@ export async function loadBoard(
     .orderBy("labels.name")
     .execute();
 
-  const columns = new Map(columnStatuses.map((status) => [status, { status, total: 0, cards: [] as BoardCard[] }]));
   const person = peopleOnce();
   const labelsById = new Map(labels.map((label) => [label.id, label]));
   let last: BoardCard | undefined;
   for (const row of rows) {
-    const column = columns.get(row.status)!;
-    column.total = Number(row.total);
-    if (row.id === null) continue;
     if (last?.id !== row.id) {
       last = {
         id: row.id,
-        number: row.number!,
-        title: row.title!,
-        priority: priorityOf(row.priority!),
+        number: row.number,
+        title: row.title,
+        priority: priorityOf(row.priority),
         assignee: person(row.assigneeId, row.assigneeName),
         labels: [],
         progress: null,
         blocked: false,
       };
-      column.cards.push(last);
+      columns.get(row.status)!.cards.push(last);
     }
     if (row.labelId !== null) {
       const label = labelsById.get(row.labelId) ?? { id: row.labelId, name: row.labelName!, color: row.labelColor! };
@@ -117,7 +138,7 @@ export async function loadBoard(
       last.labels.push(label);
     }
   }
-  const cards = [...columns.values()].flatMap((column) => column.cards);
+  const cards = withCards.flatMap((column) => column.cards);
   const flags = await linkFlagsOfIssues(db, cards.map((card) => card.id));
   for (const card of cards) {
     card.progress = flags.progress.get(card.id) ?? null;
@@ -126,7 +147,8 @@ export async function loadBoard(
   return [...columns.values()];
 }
 
-export type Board = Awaited<ReturnType<typeof loadBoard>>;
+/** A column as loadBoard reads it: its total, how many cards it shows (what it was asked for, within the caps), and those cards. */
+export type BoardColumn = { status: Status; total: number; shown: number; cards: BoardCard[] };
 
 /**
  * Moves a card to `position` (0-based) among the cards the board shows in the column of `status`:

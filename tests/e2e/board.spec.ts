@@ -321,6 +321,72 @@ test.describe("board", () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("a big board shows its first cards, more on request up to its cap, and leads to the rest in the list", async ({ page, cairn, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug, email } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Cap Carder", "Acme");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    const board = `${base}/board`;
+    // 210 issues in each of four columns, straight into the database (filing 840 would take minutes).
+    const handle = cairn.database.open();
+    try {
+      const { db } = handle;
+      const project = await db
+        .selectFrom("projects")
+        .innerJoin("workspaces", "workspaces.id", "projects.workspace_id")
+        .select("projects.id")
+        .where("workspaces.slug", "=", slug)
+        .executeTakeFirstOrThrow();
+      const me = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const rows = (["backlog", "todo", "in_progress", "done"] as const)
+        .flatMap((status) => Array.from({ length: 210 }, () => status))
+        .map((status, index) => ({
+          project_id: project.id,
+          number: index + 1,
+          title: `Card ${index + 1}`,
+          status,
+          reporter_id: me.id,
+          sort_order: index + 1,
+          closed_at: status === "done" ? now : null,
+          created_at: now,
+          updated_at: now,
+        }));
+      for (let start = 0; start < rows.length; start += 200) await db.insertInto("issues").values(rows.slice(start, start + 200)).execute();
+      await db.updateTable("projects").set({ next_issue_number: rows.length + 1 }).where("id", "=", project.id).execute();
+    } finally {
+      await handle.db.destroy();
+    }
+
+    // A column shows its first 50 cards; "Show 50 more" adds the next 50.
+    await open(page, javaScriptEnabled, board);
+    const todo = boardColumn(page, "Todo");
+    await expect(todo.getByRole("heading", { level: 2 })).toHaveText("Todo 210");
+    await expect(todo.getByRole("listitem")).toHaveCount(50);
+    await todo.getByRole("link", { name: "Show 50 more in Todo" }).click();
+    await expect(page).toHaveURL(`${board}?show.todo=100#card-WEB-260`);
+    await expect(todo.getByRole("listitem")).toHaveCount(100);
+    await expect(card(page, "WEB-310")).toBeVisible();
+
+    // Every column asked for 500: the board shows its cap of 600, shared out, and each column with
+    // more leads to the list instead of offering more.
+    await open(page, javaScriptEnabled, `${board}?show.backlog=500&show.todo=500&show.in_progress=500&show.done=500`);
+    for (const status of ["Backlog", "Todo", "In progress", "Done"]) {
+      await expect(boardColumn(page, status).getByRole("listitem")).toHaveCount(150);
+      // (Chromium names the link "… in the list : Todo": its status is in a separately positioned span.)
+      await expect(boardColumn(page, status).getByRole("link", { name: new RegExp(`^See all 210 in the list ?: ${status}$`) })).toBeVisible();
+    }
+    await expect(page.getByRole("link", { name: /^Show \d+ more/ })).toHaveCount(0);
+
+    // The list filtered to the column's status, a page at a time.
+    await todo.getByRole("link", { name: /^See all 210 in the list/ }).click();
+    await expect(page).toHaveURL(`${base}/issues?status=todo`);
+    await expect(page.getByRole("search", { name: "Filter issues" })).toContainText("210 issues");
+    const pages = page.getByRole("navigation", { name: "Pages" });
+    await expect(pages).toContainText("Page 1 of 5");
+    await pages.getByRole("link", { name: "Next page" }).click();
+    await expect(pages).toContainText("Page 2 of 5");
+    expect(consoleErrors).toEqual([]);
+  });
+
   test("shows a move from a card's menu at once, before the server answers", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
     test.skip(!javaScriptEnabled, "an optimistic move needs JavaScript");
     const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Oto Optimist", "Acme");

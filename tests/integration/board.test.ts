@@ -16,8 +16,8 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { loadBoard, moveIssue, shownCount } from "~/issues/board.server";
-import { boardColumnCap, boardPageSize } from "~/issues/board-limits";
+import { allotCards, loadBoard, moveIssue, shownCount } from "~/issues/board.server";
+import { boardCardCap, boardColumnCap, boardPageSize } from "~/issues/board-limits";
 import { type Status, statuses } from "~/issues/issue-fields";
 import { parseIssueFilters } from "~/issues/issue-list.server";
 import { createIssue, type IssueFields } from "~/issues/issues.server";
@@ -398,15 +398,17 @@ describe.each(testDialects)("the board on %s", (dialect) => {
       expect(board.map((c) => c.total)).toEqual([0, 1, 0, 0, 1, 0]);
     });
 
-    /** Files `count` cards straight into Todo, the last filed on top (sort_order count … 1); returns their numbers top to bottom. */
-    async function fileTodoColumn(count: number): Promise<number[]> {
+    /** Files `count` cards straight into a column (Todo unless named), the last filed on top (sort_order count … 1); returns their numbers top to bottom. */
+    async function fileColumn(count: number, status: Status = "todo"): Promise<number[]> {
       const now = t0.toISOString();
+      const { n } = await db.selectFrom("issues").select((eb) => eb.fn.countAll<number>().as("n")).where("project_id", "=", web.id).executeTakeFirstOrThrow();
+      const first = Number(n) + 1;
       const rows = Array.from({ length: count }, (_, i) => ({
         project_id: web.id,
-        number: i + 1,
-        title: `Card ${i + 1}`,
+        number: first + i,
+        title: `Card ${first + i}`,
         description: "",
-        status: "todo" as const,
+        status,
         priority: 0,
         reporter_id: ada,
         sort_order: count - i,
@@ -414,16 +416,17 @@ describe.each(testDialects)("the board on %s", (dialect) => {
         created_at: now,
         updated_at: now,
       }));
-      await db.insertInto("issues").values(rows).execute();
+      for (let start = 0; start < count; start += 200) await db.insertInto("issues").values(rows.slice(start, start + 200)).execute();
       return rows.map((row) => row.number).reverse();
     }
 
     it(`shows the first ${boardPageSize} cards of a column and its full total; "Show N more" asks for more, up to ${boardColumnCap}`, async () => {
-      const order = await fileTodoColumn(boardColumnCap + 7);
+      const order = await fileColumn(boardColumnCap + 7);
       const todoOf = async (shown: Partial<Record<Status, number>> = {}) => (await loadBoard(db, web.id, filters(), ada, shown)).find((c) => c.status === "todo")!;
 
       const first = await todoOf();
       expect(first.total).toBe(boardColumnCap + 7);
+      expect(first.shown).toBe(boardPageSize);
       expect(first.cards.map((card) => card.number)).toEqual(order.slice(0, boardPageSize));
 
       // The next page continues where the first ended, in the same order.
@@ -434,10 +437,48 @@ describe.each(testDialects)("the board on %s", (dialect) => {
       // Never past the cap, whatever is asked.
       const capped = await todoOf({ todo: 10_000 });
       expect(capped.cards.map((card) => card.number)).toEqual(order.slice(0, boardColumnCap));
+      expect(capped.shown).toBe(boardColumnCap);
 
       // Other columns keep their own count.
       const board = await loadBoard(db, web.id, filters(), ada, { backlog: 200 });
       expect(board.find((c) => c.status === "todo")!.cards).toHaveLength(boardPageSize);
+    });
+
+    it(`shares the board's cap of ${boardCardCap} cards among its columns: those that want the least keep theirs, the others share the rest`, async () => {
+      const order: Partial<Record<Status, number[]>> = {};
+      for (const status of ["backlog", "todo", "in_progress", "done"] as const) order[status] = await fileColumn(boardColumnCap + 10, status);
+      await fileColumn(3, "in_review");
+      const shownOf = (board: Awaited<ReturnType<typeof loadBoard>>) => Object.fromEntries(board.map((c) => [c.status, c.cards.length]));
+
+      // Within the cap, each column what it asks for (at most what it has).
+      const some = await loadBoard(db, web.id, filters(), ada, { todo: 200, in_progress: 100 });
+      expect(shownOf(some)).toEqual({ backlog: 50, todo: 200, in_progress: 100, in_review: 3, done: 50, canceled: 0 });
+      expect(some.map((c) => c.shown)).toEqual(some.map((c) => c.cards.length));
+
+      // Every column asked for its most: 4 × 200 + 3 would be 803.
+      const all = await loadBoard(db, web.id, filters(), ada, Object.fromEntries(statuses.map((s) => [s, boardColumnCap])));
+      expect(shownOf(all)).toEqual({ backlog: 149, todo: 149, in_progress: 149, in_review: 3, done: 150, canceled: 0 });
+      for (const column of all) {
+        expect(column.total).toBe(column.status === "in_review" ? 3 : column.status === "canceled" ? 0 : boardColumnCap + 10);
+        const filed = order[column.status];
+        if (filed) expect(column.cards.map((card) => card.number)).toEqual(filed.slice(0, column.shown));
+      }
+
+      // A status filter leaves fewer columns to share it.
+      const two = await loadBoard(db, web.id, filters("status=todo&status=done"), ada, { todo: 10_000, done: 10_000 });
+      expect(two.map((c) => [c.status, c.cards.length])).toEqual([
+        ["todo", boardColumnCap],
+        ["done", boardColumnCap],
+      ]);
+    });
+
+    it("shares out a cap: under it as wanted, over it the smallest wants first and the rest equally", () => {
+      expect(allotCards([50, 200, 50, 50, 50, 50])).toEqual([50, 200, 50, 50, 50, 50]);
+      expect(allotCards([200, 200, 200, 200, 200, 200])).toEqual([100, 100, 100, 100, 100, 100]);
+      expect(allotCards([200, 200, 200, 30, 200, 0])).toEqual([142, 142, 143, 30, 143, 0]);
+      expect(allotCards([50, 200, 200, 200, 30, 0])).toEqual([50, 173, 173, 174, 30, 0]);
+      expect(allotCards([200, 200, 200, 200], 600)).toEqual([150, 150, 150, 150]);
+      expect(allotCards([])).toEqual([]);
     });
 
     it("reads how many cards to show from show.<status>, from one page to the cap", () => {

@@ -14,6 +14,7 @@ import { idField } from "~/forms/fields.server";
 import { parseForm } from "~/forms/parse-form.server";
 import { appContext } from "~/context/app-context.server";
 import { packCards, unpackCards } from "~/issues/board-cards";
+import { boardCardCap } from "~/issues/board-limits";
 import { boardStatuses, loadBoard, moveIssue, shownCount } from "~/issues/board.server";
 import { isFiltered } from "~/issues/filter-params";
 import { type Status, statuses } from "~/issues/issue-fields";
@@ -24,17 +25,18 @@ import { can } from "~/workspaces/roles";
 import type { Route } from "./+types/board";
 
 /**
- * At most four queries: the columns (counts and first cards, with their assignees and labels: one
- * statement; the cards' progress and "blocked" flags: one more), the members a filter offers and the workspace's labels (none when the request's
- * workspace lookup already holds them). Only what the page renders, in small shapes: the payload
- * that hydrates the page repeats it.
+ * At most five queries: the columns (their counts; their first cards, with their assignees and
+ * labels; the cards' progress and "blocked" flags), the members a filter offers and the workspace's
+ * labels (none when the request's workspace lookup already holds them). Only what the page renders
+ * — at most the board's cap of cards, however many `show.<status>` asks for — in small shapes: the
+ * payload that hydrates the page repeats it.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { user, workspace, project } = await requireProject(args);
   const params = args.url.searchParams;
   const filters = parseIssueFilters(params);
   if (filters.refusedQuery) throw data(refusedQueryMessage(filters.refusedQuery), { status: 400 });
-  const shown = Object.fromEntries(boardStatuses(filters).map((status) => [status, shownCount(params, status)])) as Partial<Record<Status, number>>;
+  const asked = Object.fromEntries(boardStatuses(filters).map((status) => [status, shownCount(params, status)])) as Partial<Record<Status, number>>;
   const { db } = args.context.get(appContext);
   const [members, labels] = await Promise.all([listMembers(db, workspace.id), listLabels(db, workspace.id)]);
   const choices = {
@@ -42,11 +44,10 @@ export async function loader(args: Route.LoaderArgs) {
     labels: labels.map(({ id, name, color }) => ({ id, name, color })),
   };
   // The cards share the label objects of the filter's list: the payload names each label once.
-  const columns = await loadBoard(db, project.id, filters, user.id, shown, choices.labels);
+  const columns = await loadBoard(db, project.id, filters, user.id, asked, choices.labels);
   return {
     projectName: project.name,
     columns: columns.map(({ cards, ...column }) => ({ ...column, cards: packCards(cards) })),
-    shown,
     filters,
     ...choices,
     canWrite: can(workspace.role, "issues:write") && !project.archived_at,
@@ -109,7 +110,7 @@ const DndBoard = lazy<ComponentType<DndBoardProps>>(() =>
 const sameMove = (a: BoardMove, b: BoardMove) => a.issueId === b.issueId && a.status === b.status && a.position === b.position;
 
 export default function BoardPage({ loaderData, actionData, params }: Route.ComponentProps) {
-  const { canWrite, filters, shown } = loaderData;
+  const { canWrite, filters } = loaderData;
   const filtered = isFiltered(filters);
   const projectKey = (params.key ?? "").toUpperCase();
   const issuesPath = `/w/${params.workspace}/p/${params.key}/issues`;
@@ -125,6 +126,8 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   // `moves` is a new array every render; `movesKey` is what it holds.
   const loaded = useMemo(() => loaderData.columns.map((column): Column => ({ ...column, cards: unpackCards(column.cards) })), [loaderData.columns]);
   const columns = useMemo(() => moves.reduce<Column[]>(applyMove, loaded), [loaded, movesKey]);
+  // Cards the board may still add ("Show N more") before it reaches its cap.
+  const room = boardCardCap - loaderData.columns.reduce((sum, column) => sum + column.shown, 0);
   // A refused move: from a form without JavaScript (the page's answer) or from a fetcher.
   const refusal = actionData?.refusal ?? fetchers.map((fetcher) => (fetcher.data as { refusal?: string } | undefined)?.refusal).find(Boolean);
 
@@ -138,10 +141,12 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   // The same element until what it shows changes: the board's Suspense boundary may still wait for
   // its code to hydrate, and an update to it before then would throw its server markup away.
   const board: ReactNode = useMemo(() => {
-    const shared: BoardShared = { projectKey, issuesPath, canWrite, filtered };
-    const staticColumns = <StaticBoardColumns columns={columns} shown={shown} shared={shared} />;
-    return <Suspense fallback={staticColumns}>{import.meta.env.SSR ? staticColumns : <DndBoard columns={columns} shown={shown} shared={shared} onMove={onMove} />}</Suspense>;
-  }, [columns, shown, projectKey, issuesPath, canWrite, filtered, onMove]);
+    const shared: BoardShared = { projectKey, issuesPath, canWrite, filtered, room };
+    const staticColumns = <StaticBoardColumns columns={columns} shared={shared} />;
+    // On the server the columns wait for their turns (InTurn, decision record 025): a fallback would be rendered meanwhile, for nothing.
+    if (import.meta.env.SSR) return <Suspense fallback={null}>{staticColumns}</Suspense>;
+    return <Suspense fallback={staticColumns}><DndBoard columns={columns} shared={shared} onMove={onMove} /></Suspense>;
+  }, [columns, projectKey, issuesPath, canWrite, filtered, room, onMove]);
 
   const total = loaderData.columns.reduce((sum, column) => sum + column.total, 0);
   return (
