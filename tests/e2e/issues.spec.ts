@@ -72,12 +72,31 @@ test.describe("issues", () => {
     const description = 'Clicking it is **bold** of us to expect.\n\n<script>alert("pwned")</script>';
     await page.getByRole("link", { name: "New issue" }).first().click();
     await expect(page).toHaveURL(`${base}/issues/new`);
+    await waitForHydration(page, javaScriptEnabled);
+    const descriptionField = page.getByLabel("Description", { exact: true });
     await page.getByLabel("Title", { exact: true }).fill(title);
-    await page.getByLabel("Description", { exact: true }).fill(description);
+    await descriptionField.fill(description);
+    if (javaScriptEnabled) {
+      // `@` offers the workspace's people, as the comment box and the edit form do.
+      await descriptionField.press("End");
+      await descriptionField.pressSequentially("\n\nFor @ad");
+      await expect(page.getByRole("listbox", { name: "People to mention" }).getByRole("option").first()).toContainText(me);
+      await descriptionField.press("Enter");
+      await expect(descriptionField).toHaveValue(/\n\nFor @[a-z0-9-]+ $/);
+    }
     await page.getByLabel("Priority", { exact: true }).selectOption({ label: "High" });
     await page.getByLabel("Assignee", { exact: true }).selectOption({ label: me });
     await page.getByLabel("Due date", { exact: true }).fill("2026-03-15");
     await page.getByRole("checkbox", { name: "Bug", exact: true }).check();
+    // Preview: rendered in place with JavaScript; without, the form comes back with every field kept.
+    await page.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByRole("region", { name: "Preview" });
+    await expect(preview.locator("strong")).toHaveText("bold");
+    if (javaScriptEnabled) await expect(preview.getByRole("link", { name: /^@/ })).toHaveText(/^@[a-z0-9-]+$/);
+    await expect(descriptionField).toBeHidden();
+    await expect(page.getByLabel("Title", { exact: true })).toHaveValue(title);
+    await expect(page.getByLabel("Assignee", { exact: true })).toHaveValue(/\d+/);
+    await expect(page.getByRole("checkbox", { name: "Bug", exact: true })).toBeChecked();
     await page.getByRole("button", { name: "Create issue" }).click();
 
     await expect(page).toHaveURL(`${base}/issues/1`);
