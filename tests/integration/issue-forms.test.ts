@@ -522,7 +522,7 @@ describe("bad input on the project and issue forms", () => {
     it("files chosen before a preview cannot come back: the page names them, and nothing is filed or uploaded", async () => {
       const before = await issueCount();
       const files = new FormData();
-      for (const [name, value] of [["intent", "preview"], ["title", "With files"], ["description", "See the logs"]]) files.append(name, value!);
+      for (const [name, value] of Object.entries({ intent: "preview", title: "With files", description: "See the logs" })) files.append(name, value);
       files.append("file", new File(["log line"], "server.log", { type: "text/plain" }));
       files.append("file", new File(["more"], "trace.txt", { type: "text/plain" }));
       const response = await clients.ada.postMultipart("/w/acme/p/WEB/issues/new", files);
