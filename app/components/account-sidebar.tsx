@@ -4,15 +4,18 @@ import { AccountMenu, SidebarLink } from "./app-shell";
 
 /** The sidebar of the pages outside any workspace: account settings, administration, a new workspace. */
 export function AccountSidebar() {
-  const user = useRouteLoaderData<{ user: { isInstanceAdmin: boolean } | null }>("root")?.user;
+  const user = useRouteLoaderData<{ user: { isInstanceAdmin: boolean; hasWorkspace: boolean } | null }>("root")?.user;
   return (
     <>
-      <div className="p-2">
-        <Link to="/" className="side-menu-btn h-8 py-0 font-semibold">
-          <ArrowLeft size={14} aria-hidden="true" /> Back to workspace
-        </Link>
-      </div>
-      <nav aria-label="Account" className="flex-1 px-2">
+      {/* "/" opens the last used workspace (or a picker): only for someone who has one. */}
+      {user?.hasWorkspace ? (
+        <div className="p-2">
+          <Link to="/" className="side-menu-btn h-8 py-0 font-semibold">
+            <ArrowLeft size={14} aria-hidden="true" /> Back to workspace
+          </Link>
+        </div>
+      ) : null}
+      <nav aria-label="Account" className={user?.hasWorkspace ? "flex-1 px-2" : "flex-1 px-2 pt-2"}>
         <SidebarLink to="/settings">
           <Settings size={14} aria-hidden="true" /> Account settings
         </SidebarLink>

@@ -8,15 +8,29 @@ export const unreadableFormMessage = "This form could not be read. Reload the pa
 /** The encodings a browser gives a form (and React Router's fetchers, with JavaScript). */
 const formContentTypes = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
+/** A field that, left empty, takes a value made from another (a workspace's slug from its name). */
+type Suggestion = { field: string; from: string; make: (text: string) => string };
+
 /**
  * The one way a route reads a submitted form: parsed and validated on the server with Zod.
  * `keepEmptyValues` leaves "" as "" (instead of missing), for forms where an empty value means
- * "clear this" and a missing one "leave it as it is".
+ * "clear this" and a missing one "leave it as it is". `suggest` fills a field left empty before
+ * the form is checked, so that the suggestion is checked, and shown when refused, as if typed.
  * A body of another content type (or none) is refused with 415, a form body that cannot be parsed
  * (or that is not UTF-8) with 400: what a client sent is never a 500.
  */
-export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, options: { keepEmptyValues?: boolean } = {}) {
-  return parseWithZod(await readFormData(request), { schema, disableAutoCoercion: options.keepEmptyValues });
+export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, options: { keepEmptyValues?: boolean; suggest?: Suggestion } = {}) {
+  const form = await readFormData(request);
+  if (options.suggest) fillSuggestion(form, options.suggest);
+  return parseWithZod(form, { schema, disableAutoCoercion: options.keepEmptyValues });
+}
+
+function fillSuggestion(form: FormData | URLSearchParams, { field, from, make }: Suggestion) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  if (text(field) === "") form.set(field, make(text(from)));
 }
 
 /**

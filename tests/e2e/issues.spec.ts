@@ -49,12 +49,13 @@ test.describe("issues", () => {
     await expect(bugRow).toBeVisible();
     await expect(bugRow.getByLabel("Color", { exact: true })).toHaveValue("red");
 
-    // A project, from the sidebar: the key is upper-cased.
+    // A project, from the sidebar: its key is made from its name, as it is typed with JavaScript, by the server without.
     const projects = page.getByRole("navigation", { name: "Projects" });
     await projects.getByRole("link", { name: "Create project" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Create project" })).toBeVisible();
+    await waitForHydration(page, javaScriptEnabled);
     await page.getByLabel("Project name", { exact: true }).fill("Website");
-    await page.getByLabel("Key", { exact: true }).fill("web");
+    await expect(page.getByLabel("Key", { exact: true })).toHaveValue(javaScriptEnabled ? "WEB" : "");
     await page.getByLabel("Description", { exact: true }).fill("The public website.");
     await page.getByRole("button", { name: "Create project" }).click();
     const base = `/w/${slug}/p/WEB`;
