@@ -10,7 +10,6 @@ import { takeFlash } from "~/flash/flash.server";
 import { appContext } from "~/context/app-context.server";
 import { RenderErrorDigestContext, renderErrorDigestMetaName } from "~/errors/render-error-digest";
 import { useNonce } from "~/security/nonce";
-import { isInAnyWorkspace } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/root";
 import appStylesHref from "./app.css?url";
 
@@ -18,13 +17,10 @@ export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(currentUserContext);
-  const { db, sessionSecret } = context.get(appContext);
-  const { flash, clear } = await takeFlash(sessionSecret, request);
-  // A last used workspace is one the user is still in (leaving or losing it clears it); without one, ask.
-  const hasWorkspace = user ? user.lastWorkspaceId !== null || (await isInAnyWorkspace(db, user.id)) : false;
+  const { flash, clear } = await takeFlash(context.get(appContext).sessionSecret, request);
   return data(
     {
-      user: user && { id: user.id, name: user.name, email: user.email, isInstanceAdmin: user.isInstanceAdmin, timeZone: user.timeZone, hasWorkspace },
+      user: user && { id: user.id, name: user.name, email: user.email, isInstanceAdmin: user.isInstanceAdmin, timeZone: user.timeZone },
       // One clock per page, so that relative times read the same on the server and in the browser.
       clock: { now: new Date().toISOString(), timeZone: user?.timeZone ?? "UTC" },
       flash,

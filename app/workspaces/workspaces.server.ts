@@ -64,9 +64,13 @@ export function listUserWorkspaces(db: Database, userId: number): Promise<Worksp
     .execute();
 }
 
-/** Whether the user is a member of a workspace at all. */
-export async function isInAnyWorkspace(db: Database, userId: number): Promise<boolean> {
-  return (await db.selectFrom("memberships").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst()) !== undefined;
+/**
+ * Whether the user is a member of a workspace at all: yes when they have a last used one (leaving or
+ * losing it clears it), else asked (the pages outside a workspace offer "Back to workspace" on it).
+ */
+export async function isInAnyWorkspace(db: Database, user: { id: number; lastWorkspaceId: number | null }): Promise<boolean> {
+  if (user.lastWorkspaceId !== null) return true;
+  return (await db.selectFrom("memberships").select("id").where("user_id", "=", user.id).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** The workspace with this slug and the user's role in it; undefined when it does not exist or they are not a member. */

@@ -15,13 +15,15 @@ import { type NewWorkspaceForm, newWorkspaceSchema } from "~/workspaces/forms.se
 import { listInvitationsFor } from "~/workspaces/invitations.server";
 import { acceptListedInvitation } from "~/workspaces/join.server";
 import { slugFromName } from "~/workspaces/slug-from-name";
-import { createWorkspace } from "~/workspaces/workspaces.server";
+import { createWorkspace, isInAnyWorkspace } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/new";
 
 /** Someone invited somewhere may rather join than create: their pending invitations come first. */
 export async function loader(args: Route.LoaderArgs) {
   const user = requireUser(args);
-  return { invitations: await listInvitationsFor(args.context.get(appContext).db, user.email, new Date()) };
+  const { db } = args.context.get(appContext);
+  const [invitations, inWorkspace] = await Promise.all([listInvitationsFor(db, user.email, new Date()), isInAnyWorkspace(db, user)]);
+  return { invitations, inWorkspace };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -45,7 +47,7 @@ export default function NewWorkspace({ loaderData, actionData }: Route.Component
   const [form, fields] = useRouteForm<NewWorkspaceForm>({ lastResult: actionData && "invitationRefusal" in actionData ? undefined : actionData });
   useSuggestion(fields.name.id, fields.slug.id, slugFromName);
   return (
-    <AppShell sidebar={<AccountSidebar />}>
+    <AppShell sidebar={<AccountSidebar inWorkspace={loaderData.inWorkspace} />}>
       <NarrowPage title="Create workspace">
       {loaderData.invitations.length ? (
         <div className="mb-6 space-y-3">
