@@ -15,8 +15,8 @@ const acceptListedSchema = z.object({ intent: z.literal("accept-invitation"), in
 
 /**
  * "Join" beside an invitation listed for the signed-in person ("Create workspace", the workspace
- * picker): what those pages' actions do with intent=accept-invitation. A refusal (revoked or
- * expired meanwhile, the workspace full, someone else's invitation) answers 400 with its message.
+ * picker, both posting to /w/new): intent=accept-invitation. A refusal (revoked or expired
+ * meanwhile, the workspace full, someone else's invitation) answers 400 with its message.
  */
 export async function acceptListedInvitation(services: AppServices, request: Request, user: { id: number; email: string }) {
   const submission = await parseForm(request, acceptListedSchema);
