@@ -1,4 +1,4 @@
-import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getTextareaProps } from "@conform-to/react";
 import type { MentionCandidate } from "~/components/mention-query";
 import { MentionSuggestions } from "~/components/mention-suggestions";
 import { useRef, useState } from "react";
@@ -20,12 +20,7 @@ const fieldsElsewhere = ["version", "status", "priority", "assigneeId", "labelId
 const tabClass =
   "h-7 rounded px-2 text-[13px] font-medium text-zinc-600 hover:bg-zinc-100 aria-pressed:bg-zinc-100 aria-pressed:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:aria-pressed:bg-zinc-800 dark:aria-pressed:text-zinc-100";
 
-/**
- * Editing the title and the description: one small form (DESIGN.md §3, Issue), the description
- * with Write/Preview tabs. The tabs are submit buttons (intent=write|preview): without JavaScript
- * the page comes back with what was typed and, for Preview, the description rendered by the
- * server; with JavaScript they switch in place and the preview comes through a fetcher.
- */
+/** Editing the title and the description: one small form (DESIGN.md §3, Issue). */
 export function IssueEditor({
   edit,
   serverPreview,
@@ -45,11 +40,6 @@ export function IssueEditor({
   onCancel: () => void;
 }) {
   const [form, fields] = useRouteForm<EditIssueForm>({ id: edit.key, defaultValue: edit.defaultValue, lastResult: edit.lastResult });
-  const [tab, setTab] = useState<"write" | "preview">(serverPreview === undefined ? "write" : "preview");
-  const preview = useFetcher<{ previewHtml?: string }>({ key: "issue-description-preview" });
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const previewHtml = preview.state === "idle" ? (preview.data?.previewHtml ?? serverPreview) : undefined;
-  const { key: textareaKey, ...textareaProps } = getTextareaProps(fields.description);
 
   return (
     <Form method="post" ref={edit.formRef} {...getFormProps(form)} aria-label="Edit issue" className="space-y-3">
@@ -60,78 +50,7 @@ export function IssueEditor({
       <FormSummary form={form} hiddenFields={fieldsElsewhere} />
       <input type="hidden" name="version" value={edit.version} />
       <TextField label="Title" meta={fields.title} />
-      <div>
-        <div className="flex items-center justify-between gap-2">
-          <label htmlFor={fields.description.id} className="block text-sm font-medium">
-            Description
-          </label>
-          <div role="group" aria-label="Description view" className="flex items-center gap-1">
-            <button
-              type="submit"
-              name="intent"
-              value="write"
-              aria-pressed={tab === "write"}
-              className={tabClass}
-              onClick={(event) => {
-                event.preventDefault();
-                setTab("write");
-                textarea.current?.focus();
-              }}
-            >
-              Write
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="preview"
-              aria-pressed={tab === "preview"}
-              className={tabClass}
-              onClick={(event) => {
-                event.preventDefault();
-                setTab("preview");
-                void preview.submit({ intent: "preview", description: textarea.current?.value ?? "" }, { method: "post" });
-              }}
-            >
-              Preview
-            </button>
-          </div>
-        </div>
-        <FileDropZone {...uploads}>
-          <div className="relative">
-            <textarea
-              key={textareaKey}
-              {...textareaProps}
-              ref={textarea}
-              rows={10}
-              hidden={tab === "preview"}
-              className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-            />
-            <MentionSuggestions textarea={textarea} members={mentionable} />
-          </div>
-        </FileDropZone>
-        {tab === "preview" ? (
-          <section
-            aria-label="Preview"
-            aria-busy={previewHtml === undefined}
-            className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800"
-          >
-            {previewHtml === undefined ? (
-              <p className="muted text-[13px]">Rendering the preview…</p>
-            ) : previewHtml ? (
-              <div className="prose-issue text-sm break-words" dangerouslySetInnerHTML={{ __html: previewHtml }} />
-            ) : (
-              <p className="muted text-[13px]">Nothing to preview.</p>
-            )}
-          </section>
-        ) : null}
-        {fields.description.errors ? (
-          <p id={fields.description.errorId} className="field-error mt-1">
-            {fields.description.errors.join(" ")}
-          </p>
-        ) : (
-          <p className="muted mt-1 text-xs">Markdown works here.</p>
-        )}
-      </div>
+      <DescriptionEditor meta={fields.description} mentionable={mentionable} uploads={uploads} serverPreview={serverPreview} rows={10} />
       <div className="flex items-center gap-2">
         <button type="submit" name="intent" value="update" className={primaryButtonClass}>
           Save changes
@@ -149,5 +68,105 @@ export function IssueEditor({
         </Link>
       </div>
     </Form>
+  );
+}
+
+/**
+ * A description's Markdown, with `@` suggestions, files dropped or pasted (with JavaScript) and
+ * Write/Preview tabs: the edit form's and the new issue's. The tabs are submit buttons
+ * (intent=write|preview) of the form around it, whose action answers them: without JavaScript the
+ * page comes back with what was typed and, for Preview, the description rendered by the server;
+ * with JavaScript they switch in place and the preview comes through a fetcher.
+ */
+export function DescriptionEditor({
+  meta,
+  mentionable,
+  uploads,
+  serverPreview,
+  rows,
+}: {
+  meta: FieldMetadata<unknown>;
+  /** Whom `@` offers. */
+  mentionable: MentionCandidate[];
+  /** Where files dropped or pasted into it go (with JavaScript). */
+  uploads: { uploadUrl: string; maxBytes: number };
+  /** The rendered description the page was served with (a preview without JavaScript). */
+  serverPreview: string | undefined;
+  rows: number;
+}) {
+  const [tab, setTab] = useState<"write" | "preview">(serverPreview === undefined ? "write" : "preview");
+  const preview = useFetcher<{ previewHtml?: string }>({ key: "issue-description-preview" });
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const previewHtml = preview.state === "idle" ? (preview.data?.previewHtml ?? serverPreview) : undefined;
+  const { key: textareaKey, ...textareaProps } = getTextareaProps(meta);
+  return (
+    <div>
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={meta.id} className="block text-sm font-medium">
+          Description
+        </label>
+        <div role="group" aria-label="Description view" className="flex items-center gap-1">
+          <button
+            type="submit"
+            name="intent"
+            value="write"
+            aria-pressed={tab === "write"}
+            className={tabClass}
+            onClick={(event) => {
+              event.preventDefault();
+              setTab("write");
+              textarea.current?.focus();
+            }}
+          >
+            Write
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="preview"
+            aria-pressed={tab === "preview"}
+            className={tabClass}
+            onClick={(event) => {
+              event.preventDefault();
+              setTab("preview");
+              void preview.submit({ intent: "preview", description: textarea.current?.value ?? "" }, { method: "post" });
+            }}
+          >
+            Preview
+          </button>
+        </div>
+      </div>
+      <FileDropZone {...uploads}>
+        <div className="relative">
+          <textarea
+            key={textareaKey}
+            {...textareaProps}
+            ref={textarea}
+            rows={rows}
+            hidden={tab === "preview"}
+            className="mt-1 block w-full rounded border border-zinc-300 bg-white px-3 py-2 font-mono text-[13px] text-zinc-900 aria-[invalid]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          />
+          <MentionSuggestions textarea={textarea} members={mentionable} />
+        </div>
+      </FileDropZone>
+      {tab === "preview" ? (
+        <section aria-label="Preview" aria-busy={previewHtml === undefined} className="mt-1 min-h-24 rounded border border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          {previewHtml === undefined ? (
+            <p className="muted text-[13px]">Rendering the preview…</p>
+          ) : previewHtml ? (
+            <div className="prose-issue text-sm break-words" dangerouslySetInnerHTML={{ __html: previewHtml }} />
+          ) : (
+            <p className="muted text-[13px]">Nothing to preview.</p>
+          )}
+        </section>
+      ) : null}
+      {meta.errors ? (
+        <p id={meta.errorId} className="field-error mt-1">
+          {meta.errors.join(" ")}
+        </p>
+      ) : (
+        <p className="muted mt-1 text-xs">Markdown works here.</p>
+      )}
+    </div>
   );
 }

@@ -1,26 +1,37 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { FileDropZone, FileField } from "~/components/attachments";
+import { FileField } from "~/components/attachments";
+import { DescriptionEditor } from "~/components/issue-editor";
 import { LabelChip } from "~/components/label-chip";
-import { SelectField, TextAreaField, TextField } from "~/components/forms";
+import type { MentionCandidate } from "~/components/mention-query";
+import { SelectField, TextField } from "~/components/forms";
 import { priorities, priorityLabels, statuses, statusLabels } from "~/issues/issue-fields";
 
 export type IssueFormOptions = {
   members: { userId: number; name: string }[];
   labels: { id: number; name: string; color: string }[];
+  /** Whom `@` offers in the description. */
+  mentionable: MentionCandidate[];
+  uploads: { uploadUrl: string; maxBytes: number };
 };
+
+const unkeptList = new Intl.ListFormat("en", { type: "conjunction" });
 
 type Fields = Record<"title" | "description" | "status" | "priority" | "assigneeId" | "dueDate" | "labelIds" | "file", FieldMetadata<unknown>>;
 
-/** The fields of "New issue" (an issue is then changed on its page: the title and description form, the property menus). */
-export function IssueFieldsForm({ fields, options, uploads }: { fields: Fields; options: IssueFormOptions; uploads: { uploadUrl: string; maxBytes: number } }) {
+/**
+ * The fields of "New issue" (an issue is then changed on its page: the title and description form,
+ * the property menus). `preview` is what a Write/Preview tab pressed without JavaScript answered:
+ * the description rendered, and the files chosen, which a browser cannot be given back.
+ */
+export function IssueFieldsForm({ fields, options, preview }: { fields: Fields; options: IssueFormOptions; preview?: { html?: string; unkeptFiles: string[] } }) {
   const chosen = new Set([fields.labelIds.initialValue ?? []].flat().map(String));
+  const { uploads } = options;
+  const unkept = preview?.unkeptFiles.length ? [`Choose ${unkeptList.format(preview.unkeptFiles.map((name) => `“${name}”`))} again: a preview without JavaScript cannot keep chosen files.`] : undefined;
   return (
     <>
       <TextField label="Title" meta={fields.title} />
-      <FileDropZone {...uploads}>
-        <TextAreaField label="Description" meta={fields.description} rows={8} hint="Markdown works here." />
-      </FileDropZone>
-      <FileField id={fields.file.id} label="Attach files" maxBytes={uploads.maxBytes} errors={fields.file.errors} />
+      <DescriptionEditor meta={fields.description} mentionable={options.mentionable} uploads={uploads} serverPreview={preview?.html} rows={8} />
+      <FileField id={fields.file.id} label="Attach files" maxBytes={uploads.maxBytes} errors={fields.file.errors ?? unkept} />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField label="Status" meta={fields.status} options={statuses.map((s) => ({ value: s, label: statusLabels[s] }))} />
         <SelectField label="Priority" meta={fields.priority} options={priorities.map((p) => ({ value: p, label: priorityLabels[p] }))} />
@@ -56,3 +67,4 @@ export function IssueFieldsForm({ fields, options, uploads }: { fields: Fields; 
     </>
   );
 }
+

@@ -28,6 +28,8 @@ export type Config = {
   /** Requests each API token may make a minute (API_RATE_LIMIT). */
   apiRatePerMinute: number;
   attachments: AttachmentLimits;
+  /** What start-up logs as warnings: values that work but will likely let the operator down. */
+  warnings: string[];
 };
 
 /** docs/product.md, Limits: how large uploaded files may be. */
@@ -223,9 +225,26 @@ function parseMail(env: NodeJS.ProcessEnv, publicUrl: string | undefined): MailC
   if (publicUrl === undefined) {
     throw new ConfigError("Invalid configuration: PUBLIC_URL must be set when SMTP_URL is, so that links in mail lead back to Cairn (such as https://cairn.example.com).");
   }
-  const from = fromRaw || `Cairn <cairn@${new URL(publicUrl).hostname}>`;
-  if (!mailbox.test(from)) invalid("MAIL_FROM", "an address such as Cairn <cairn@example.com>", from);
+  // The default is not checked as MAIL_FROM is: the operator did not write it (mailWarnings says when it is poor).
+  const from = fromRaw || `Cairn <${defaultSender(publicUrl)}>`;
+  if (fromRaw && !mailbox.test(fromRaw)) invalid("MAIL_FROM", "an address such as Cairn <cairn@example.com>", fromRaw);
   return { smtpUrl, from, publicUrl };
+}
+
+const defaultSender = (publicUrl: string) => `cairn@${new URL(publicUrl).hostname}`;
+
+/**
+ * The default sender takes PUBLIC_URL's host, which for an address like http://192.168.1.20:3000 or
+ * http://localhost:3000 makes `cairn@192.168.1.20`: a sender many mail servers refuse, or file as
+ * spam. Cairn still starts (a LAN install may relay through a server that takes it), and says so.
+ */
+function mailWarnings(env: NodeJS.ProcessEnv, mail: MailConfig | undefined): string[] {
+  if (!mail || env.MAIL_FROM) return [];
+  const host = new URL(mail.publicUrl).hostname;
+  if (!isIP(host.replace(/^\[|\]$/g, "")) && host.includes(".")) return [];
+  return [
+    `Mail will come from ${defaultSender(mail.publicUrl)}, an address many mail servers refuse: set MAIL_FROM to a sender of your own domain, such as "Cairn <cairn@example.com>".`,
+  ];
 }
 
 /** A URL as an error message may show it: its password hidden. */
@@ -254,6 +273,7 @@ function parseBoolean(variable: string, raw: string | undefined): boolean {
 
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  const mail = parseMail(env, publicUrl);
   return {
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
@@ -266,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     production: env.NODE_ENV !== "development",
     otlp: parseOtlp(env),
     publicUrl,
-    mail: parseMail(env, publicUrl),
+    mail,
     webhooks: {
       retryDelaysSeconds: parseWebhookRetryDelays(env.WEBHOOK_RETRY_DELAYS),
       allowPrivate: parseBoolean("WEBHOOK_ALLOW_PRIVATE", env.WEBHOOK_ALLOW_PRIVATE),
@@ -274,5 +294,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     jobLeaseMs: parseJobLeaseSeconds(env.JOB_LEASE_SECONDS) * 1000,
     apiRatePerMinute: parseApiRateLimit(env.API_RATE_LIMIT),
     attachments: parseAttachmentLimits(env),
+    warnings: mailWarnings(env, mail),
   };
 }

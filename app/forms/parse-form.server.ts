@@ -10,6 +10,9 @@ export const unreadableFormMessage = "This form could not be read. Reload the pa
 /** The encodings a browser gives a form (and React Router's fetchers, with JavaScript). */
 const formContentTypes = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
+/** A field that, left empty, takes a value made from another (a workspace's slug from its name). */
+type Suggestion = { field: string; from: string; make: (text: string) => string };
+
 /**
  * Where the files of a form that takes them go as they arrive (app/attachments/upload-receiver.server.ts),
  * so that the form is never whole in memory.
@@ -24,12 +27,27 @@ export type FileReceiver = {
  * `keepEmptyValues` leaves "" as "" (instead of missing), for forms where an empty value means
  * "clear this" and a missing one "leave it as it is". `files`: a form that takes files is read as
  * it arrives, each file handed to the receiver (without one, a form is read whole, within the
- * 1 MiB every other body may have).
+ * 1 MiB every other body may have). `suggest` fills a field left empty before the form is
+ * checked, so that the suggestion is checked, and shown when refused, as if typed.
  * A body of another content type (or none) is refused with 415, a form body that cannot be parsed
  * (or that is not UTF-8) with 400: what a client sent is never a 500.
  */
-export async function parseForm<Schema extends $ZodType>(request: Request, schema: Schema, options: { keepEmptyValues?: boolean; files?: FileReceiver } = {}) {
-  return parseWithZod(await readFormData(request, options.files), { schema, disableAutoCoercion: options.keepEmptyValues });
+export async function parseForm<Schema extends $ZodType>(
+  request: Request,
+  schema: Schema,
+  options: { keepEmptyValues?: boolean; files?: FileReceiver; suggest?: Suggestion } = {},
+) {
+  const form = await readFormData(request, options.files);
+  if (options.suggest) fillSuggestion(form, options.suggest);
+  return parseWithZod(form, { schema, disableAutoCoercion: options.keepEmptyValues });
+}
+
+function fillSuggestion(form: FormData | URLSearchParams, { field, from, make }: Suggestion) {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  if (text(field) === "") form.set(field, make(text(from)));
 }
 
 /**

@@ -84,6 +84,12 @@ export async function seed(args: string[]) {
   }
 }
 
+/** The address to open for a listening address: every interface is reachable as localhost. */
+function listeningUrl(host: string, port: number): string {
+  const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 /**
  * Starts Cairn: reads the configuration, opens the database, listens (only health checks answer
  * until the migrations are done) and stops gracefully on SIGTERM/SIGINT.
@@ -91,6 +97,7 @@ export async function seed(args: string[]) {
 export async function start(assets: { vite: ViteDevServer } | { clientDir: string }) {
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
+  for (const warning of config.warnings) logger.warn(warning);
   const lifecycle = createLifecycle();
   const telemetry = await createTelemetry(config.otlp, logger);
 
@@ -144,14 +151,10 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
       cleanUps: [(now) => pruneWebhookDeliveries(database.db, now), (now) => deleteUnclaimedAttachments(database.db, now)],
     });
     lifecycle.state = "ready";
-    logger.info(
-      {
-        url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
-        database: database.dialect,
-        migrationsApplied: applied,
-      },
-      "Cairn is ready",
-    );
+    const url = listeningUrl(config.host, config.port);
+    logger.info({ url, database: database.dialect, migrationsApplied: applied }, `Cairn is listening on ${url}`);
+    // A person who ran `npm start` in a terminal reads the address to open, not only a JSON line.
+    if (process.stdout.isTTY) console.log(`Cairn is listening on ${url}`);
   } catch (error) {
     logger.fatal({ err: error }, "Cairn could not start");
     process.exit(1);

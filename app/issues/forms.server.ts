@@ -56,6 +56,17 @@ export const issueFieldRules = {
 /** An issue key as typed (`WEB-12`); what it names is checked where it is used (app/issues/issue-links.server.ts). */
 const issueKeyField = z.string({ error: "Enter an issue key like WEB-12." }).trim().max(20, "Enter an issue key like WEB-12.");
 
+/**
+ * The Write/Preview tabs of the edit form and of a new issue without JavaScript (intent=write|preview):
+ * the form comes back with what was typed and, for a preview, the description rendered. Nothing is
+ * saved, so the title may be empty or long; its characters follow the shared rules, as it is shown again.
+ */
+const typedTitle = z.string().superRefine((title, ctx) => {
+  const problem = textProblem(title, "single");
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const typedText = { title: typedTitle.optional(), description: descriptionField.default("") };
+
 export const newIssueSchema = z.object({
   /** The parent's key when filed as a sub-issue ("Add sub-issue"); "" for none. */
   parent: issueKeyField.default(""),
@@ -70,18 +81,17 @@ export const newIssueSchema = z.object({
 });
 export type NewIssueForm = z.input<typeof newIssueSchema>;
 
-const versionField = positiveIntegerField("Reload the issue and try again.");
-
 /**
- * The edit form's Write/Preview tabs without JavaScript (intent=write|preview): the form comes back
- * with what was typed and, for a preview, the description rendered. Nothing is saved, so the title
- * may be empty or long; its characters follow the shared rules, as it is shown again.
+ * "New issue" files it (no intent, as scripts send it), or answers its Write/Preview tabs; a tab
+ * pressed without JavaScript sends the files chosen too, which are named back, not kept.
  */
-const typedTitle = z.string().superRefine((title, ctx) => {
-  const problem = textProblem(title, "single");
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
-const typedText = { title: typedTitle.optional(), description: descriptionField.default("") };
+export const newIssueActionSchema = z.discriminatedUnion("intent", [
+  newIssueSchema.extend({ intent: z.literal("create").optional() }),
+  z.object({ intent: z.literal("preview"), ...typedText, file: uploadedFilesField }),
+  z.object({ intent: z.literal("write"), ...typedText, file: uploadedFilesField }),
+]);
+
+const versionField = positiveIntegerField("Reload the issue and try again.");
 
 export const issueActionSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -4,12 +4,14 @@ import { currentUserContext } from "~/auth/current-user.server";
 import { instanceHasUsers } from "~/auth/users.server";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { PendingInvitations } from "~/components/pending-invitations";
 import { CairnMark, PublicCard, publicPrimaryClass, publicSecondaryClass } from "~/components/public-card";
 import { appContext } from "~/context/app-context.server";
+import { type InvitationForYou, listInvitationsFor } from "~/workspaces/invitations.server";
 import { listUserWorkspaces } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/index";
 
-/** Signed out: what Cairn is. Signed in: the last used workspace, or a picker. */
+/** Signed out: what Cairn is. Signed in: the last used workspace, or a picker with the invitations waiting. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const user = context.get(currentUserContext);
@@ -17,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const workspaces = await listUserWorkspaces(db, user.id);
   const last = workspaces.find((w) => w.id === user.lastWorkspaceId) ?? (workspaces.length === 1 ? workspaces[0] : undefined);
   if (last) throw redirect(`/w/${last.slug}`);
-  return { view: "picker" as const, workspaces };
+  return { view: "picker" as const, workspaces, invitations: await listInvitationsFor(db, user.email, new Date()) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -35,11 +37,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   return loaderData.view === "landing" ? (
     <Landing firstAccountIsAdmin={loaderData.firstAccountIsAdmin} />
   ) : (
-    <WorkspacePicker workspaces={loaderData.workspaces} />
+    <WorkspacePicker workspaces={loaderData.workspaces} invitations={loaderData.invitations} />
   );
 }
 
-function WorkspacePicker({ workspaces }: { workspaces: { slug: string; name: string }[] }) {
+function WorkspacePicker({
+  workspaces,
+  invitations,
+}: {
+  workspaces: { slug: string; name: string }[];
+  invitations: InvitationForYou[];
+}) {
   return (
     <PublicCard
       title="Your workspaces"
@@ -50,6 +58,11 @@ function WorkspacePicker({ workspaces }: { workspaces: { slug: string; name: str
         </Link>
       }
     >
+      {invitations.length ? (
+        <div className="mb-4">
+          <PendingInvitations invitations={invitations} />
+        </div>
+      ) : null}
       {workspaces.length ? (
         <ul className="-mx-2 space-y-px">
           {workspaces.map((workspace) => (
@@ -67,7 +80,9 @@ function WorkspacePicker({ workspaces }: { workspaces: { slug: string; name: str
         </ul>
       ) : (
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          You are not in a workspace yet. Create one for your team, or ask for an invitation to an existing one.
+          {invitations.length
+            ? "You are not in a workspace yet. Join one you are invited to, or create one for your team."
+            : "You are not in a workspace yet. Create one for your team, or ask for an invitation to an existing one."}
         </p>
       )}
     </PublicCard>

@@ -1,13 +1,13 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import { requireUser } from "~/auth/authorization.server";
 import { currentUserContext } from "~/auth/current-user.server";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { SubmitButton } from "~/components/forms";
 import { PublicCard, publicPrimaryClass, publicSecondaryClass } from "~/components/public-card";
-import { flashHeader } from "~/flash/flash.server";
 import { appContext } from "~/context/app-context.server";
 import { acceptInvitation, type InvitationStatus, openInvitationLink } from "~/workspaces/invitations.server";
+import { redirectToJoined } from "~/workspaces/join.server";
 import { roleLabels } from "~/workspaces/roles";
 import type { Route } from "./+types/invitations.$token";
 
@@ -29,9 +29,7 @@ export async function action(args: Route.ActionArgs) {
   const services = args.context.get(appContext);
   const accepted = await acceptInvitation(services.db, { token: args.params.token, user, now: new Date() });
   if (!accepted.ok) return data({ error: accepted.message }, { status: 400 });
-  return redirect(`/w/${accepted.slug}`, {
-    headers: { "Set-Cookie": await flashHeader(services.sessionSecret, { text: "Welcome! You joined the workspace." }) },
-  });
+  return redirectToJoined(services, accepted.slug);
 }
 
 const statusMessages: Record<Exclude<InvitationStatus, "pending">, string> = {

@@ -137,6 +137,26 @@ export function listPendingInvitations(db: Database, workspaceId: number, now: D
     .execute();
 }
 
+/** A pending invitation as its invitee sees it listed (where someone without a workspace lands). */
+export type InvitationForYou = { id: number; role: Role; workspace: string; invitedBy: string | null };
+
+/** The pending invitations for an email, newest first: at most 20, which is more than anyone waits on. */
+export function listInvitationsFor(db: Database, email: string, now: Date): Promise<InvitationForYou[]> {
+  return db
+    .selectFrom("invitations")
+    .innerJoin("workspaces", "workspaces.id", "invitations.workspace_id")
+    .leftJoin("users as inviter", "inviter.id", "invitations.invited_by")
+    .select(["invitations.id", "invitations.role", "workspaces.name as workspace", "inviter.name as invitedBy"])
+    .where("invitations.email", "=", email)
+    .where("invitations.accepted_at", "is", null)
+    .where("invitations.revoked_at", "is", null)
+    .where("invitations.expires_at", ">", now.toISOString())
+    .orderBy("invitations.created_at", "desc")
+    .orderBy("invitations.id", "desc")
+    .limit(20)
+    .execute();
+}
+
 /** Returns whether a pending invitation of this workspace was revoked. */
 export async function revokeInvitation(db: Database, workspaceId: number, invitationId: number, now: Date): Promise<boolean> {
   const result = await db
@@ -158,7 +178,12 @@ export type InvitationView = {
   workspace: { id: number; slug: string; name: string };
 };
 
-export async function findInvitation(db: Database, token: string, now: Date): Promise<InvitationView | null> {
+export function findInvitation(db: Database, token: string, now: Date): Promise<InvitationView | null> {
+  return findInvitationBy(db, { token }, now);
+}
+
+/** An invitation by its link's token, or by its id (one listed for its invitee: listInvitationsFor). */
+async function findInvitationBy(db: Database, key: { token: string } | { id: number }, now: Date): Promise<InvitationView | null> {
   const row = await db
     .selectFrom("invitations")
     .innerJoin("workspaces", "workspaces.id", "invitations.workspace_id")
@@ -173,7 +198,7 @@ export async function findInvitation(db: Database, token: string, now: Date): Pr
       "workspaces.slug",
       "workspaces.name",
     ])
-    .where("invitations.token_hash", "=", hashToken(token))
+    .where((eb) => ("token" in key ? eb("invitations.token_hash", "=", hashToken(key.token)) : eb("invitations.id", "=", key.id)))
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -215,13 +240,17 @@ export type AcceptResult = { ok: true; slug: string } | { ok: false; message: st
 
 const workspaceFullMessage = `This workspace has reached its limit of ${maxMembersPerWorkspace} members. Ask an admin to make room.`;
 
-/** Accepts a pending invitation for a user whose email matches it. */
+/**
+ * Accepts a pending invitation, named by its link's token or by its id, for a user whose email
+ * matches it.
+ */
 export async function acceptInvitation(
   db: Database,
-  acceptance: { token: string; user: { id: number; email: string }; now: Date },
+  acceptance: ({ token: string } | { invitationId: number }) & { user: { id: number; email: string }; now: Date },
 ): Promise<AcceptResult> {
+  const key = "token" in acceptance ? { token: acceptance.token } : { id: acceptance.invitationId };
   return db.transaction().execute(async (trx) => {
-    const invitation = await findInvitation(trx, acceptance.token, acceptance.now);
+    const invitation = await findInvitationBy(trx, key, acceptance.now);
     if (!invitation || invitation.status !== "pending") {
       return { ok: false, message: "This invitation is no longer valid. Ask for a new one." };
     }

@@ -4,6 +4,7 @@ import type { Database } from "~/db/database.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import type { Role } from "~/db/schema";
 import { singleLineText } from "~/forms/fields.server";
+import { maxSlugLength } from "./slug-from-name";
 
 /** Words that name pages of the site, or would read like them. */
 const reservedSlugs = new Set([
@@ -14,7 +15,6 @@ const reservedSlugs = new Set([
 export const workspaceNameField = singleLineText({ empty: "Enter a workspace name.", max: 80 });
 
 const slugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const maxSlugLength = 40;
 
 export const workspaceSlugField = singleLineText({ empty: "Enter a slug.", max: maxSlugLength })
   .toLowerCase()
@@ -62,6 +62,15 @@ export function listUserWorkspaces(db: Database, userId: number): Promise<Worksp
     .where("memberships.user_id", "=", userId)
     .orderBy("workspaces.name")
     .execute();
+}
+
+/**
+ * Whether the user is a member of a workspace at all: yes when they have a last used one (leaving or
+ * losing it clears it), else asked (the pages outside a workspace offer "Back to workspace" on it).
+ */
+export async function isInAnyWorkspace(db: Database, user: { id: number; lastWorkspaceId: number | null }): Promise<boolean> {
+  if (user.lastWorkspaceId !== null) return true;
+  return (await db.selectFrom("memberships").select("id").where("user_id", "=", user.id).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** The workspace with this slug and the user's role in it; undefined when it does not exist or they are not a member. */

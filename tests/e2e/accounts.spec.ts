@@ -173,9 +173,12 @@ test.describe("accounts", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Grace Again");
   });
 
-  test("create a workspace; a reserved or taken slug is refused with the values kept", async ({ page, javaScriptEnabled }, testInfo) => {
+  test("create a workspace; its slug is made from the name; a reserved or taken slug is refused with the values kept", async ({ page, javaScriptEnabled }, testInfo) => {
     await signUp(page, javaScriptEnabled, { name: "Wanda Workspace", email: uniqueEmail(testInfo, "wanda"), password: goodPassword });
     await expect(page.getByRole("heading", { level: 1, name: "Create workspace" })).toBeVisible();
+    await waitForHydration(page, javaScriptEnabled);
+    // No workspace yet: nothing to go back to.
+    await expect(page.getByRole("link", { name: "Back to workspace" })).toHaveCount(0);
     const name = page.getByLabel("Workspace name", { exact: true });
     const slug = page.getByLabel("Slug", { exact: true });
     const submit = page.getByRole("button", { name: "Create workspace" });
@@ -191,18 +194,21 @@ test.describe("accounts", () => {
     await expect(name).toHaveValue("Acme Settings");
     await expect(slug).toHaveValue("settings");
 
+    // Emptied, the slug is made from the name: as it is typed with JavaScript, by the server without.
     const acme = uniqueSlug(testInfo, "acme");
-    await name.fill("Acme");
-    await slug.fill(acme);
+    await slug.fill("");
+    await name.fill(`Acme ${acme.slice("acme-".length).toUpperCase()}`);
+    await expect(slug).toHaveValue(javaScriptEnabled ? acme : "");
     await submit.click();
     await expect(page).toHaveURL(`/w/${acme}`);
     await expect(page.getByRole("heading", { level: 1, name: "My issues" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Workspace: Acme" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Workspace: Acme / })).toBeVisible();
 
-    // The workspace menu's link leads to another "Create workspace"; the slug is now taken.
-    await page.getByRole("button", { name: "Workspace: Acme" }).click();
+    // The workspace menu's link leads to another "Create workspace", now with a workspace to go back to; the slug is now taken.
+    await page.getByRole("button", { name: /^Workspace: Acme / }).click();
     await page.locator("#workspace-menu").getByRole("link", { name: "Create workspace" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Create workspace" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to workspace" })).toBeVisible();
     await name.fill("Acme Two");
     await slug.fill(acme);
     response = nextPost(page, "/w/new");
@@ -310,6 +316,22 @@ test.describe("accounts", () => {
       await expect(invitee.getByRole("alert")).toContainText("Workspace not found.");
       await expect(invitee.getByRole("link", { name: "Go to the start page" })).toBeVisible();
       await expect(invitee.locator("body")).not.toContainText("Team Rocket");
+
+      // Someone invited who signs up without the link finds the invitation where they land, and joins in one click.
+      const veraEmail = uniqueEmail(testInfo, "vera");
+      await page.getByLabel("Email", { exact: true }).fill(veraEmail);
+      await page.getByRole("button", { name: "Invite member" }).click();
+      await expect(page.getByRole("status")).toContainText(`Invitation created for ${veraEmail}`);
+      const vera = await inviteeContext.newPage();
+      await inviteeContext.clearCookies();
+      await signUp(vera, javaScriptEnabled, { name: "Vera Visitor", email: veraEmail, password: goodPassword });
+      await expect(vera).toHaveURL("/w/new");
+      const waiting = vera.getByRole("region", { name: "You are invited to a workspace" });
+      await expect(waiting.getByRole("listitem", { name: "Team Rocket" })).toContainText("Olivia Owner invited you as member.");
+      await waiting.getByRole("button", { name: "Join Team Rocket" }).click();
+      await expect(vera).toHaveURL(`/w/${slug}`);
+      await expect(vera.getByRole("status")).toHaveText("Welcome! You joined the workspace.");
+      await expect(vera.getByRole("button", { name: "Workspace: Team Rocket" })).toBeVisible();
     } finally {
       await inviteeContext.close();
     }

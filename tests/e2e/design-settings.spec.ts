@@ -125,6 +125,16 @@ test.describe("settings, admin and public pages", () => {
 
       await signOut(page);
       findings.push(...(await checkScreens(page, javaScriptEnabled, testInfo, [[new URL(link).pathname, "Join Design Co · Cairn"]])));
+      // The invitee signs up without the link: where she lands, her invitation waits.
+      await signUp(page, javaScriptEnabled, { name: "Ivy Invitee", email: invitee, password: goodPassword });
+      await expect(page).toHaveURL("/w/new");
+      await expect(page.getByRole("region", { name: "You are invited to a workspace" })).toContainText("Design Co");
+      findings.push(
+        ...(await checkScreens(page, javaScriptEnabled, testInfo, [
+          ["/w/new", "Create workspace · Cairn"],
+          ["/", "Your workspaces · Cairn"],
+        ])),
+      );
       expect(findings, describeFindings(findings)).toEqual([]);
       await page.context().close();
     });

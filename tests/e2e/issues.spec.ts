@@ -49,12 +49,13 @@ test.describe("issues", () => {
     await expect(bugRow).toBeVisible();
     await expect(bugRow.getByLabel("Color", { exact: true })).toHaveValue("red");
 
-    // A project, from the sidebar: the key is upper-cased.
+    // A project, from the sidebar: its key is made from its name, as it is typed with JavaScript, by the server without.
     const projects = page.getByRole("navigation", { name: "Projects" });
     await projects.getByRole("link", { name: "Create project" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Create project" })).toBeVisible();
+    await waitForHydration(page, javaScriptEnabled);
     await page.getByLabel("Project name", { exact: true }).fill("Website");
-    await page.getByLabel("Key", { exact: true }).fill("web");
+    await expect(page.getByLabel("Key", { exact: true })).toHaveValue(javaScriptEnabled ? "WEB" : "");
     await page.getByLabel("Description", { exact: true }).fill("The public website.");
     await page.getByRole("button", { name: "Create project" }).click();
     const base = `/w/${slug}/p/WEB`;
@@ -72,12 +73,31 @@ test.describe("issues", () => {
     const description = 'Clicking it is **bold** of us to expect.\n\n<script>alert("pwned")</script>';
     await page.getByRole("link", { name: "New issue" }).first().click();
     await expect(page).toHaveURL(`${base}/issues/new`);
+    await waitForHydration(page, javaScriptEnabled);
+    const descriptionField = page.getByLabel("Description", { exact: true });
     await page.getByLabel("Title", { exact: true }).fill(title);
-    await page.getByLabel("Description", { exact: true }).fill(description);
+    await descriptionField.fill(description);
+    if (javaScriptEnabled) {
+      // `@` offers the workspace's people, as the comment box and the edit form do.
+      await descriptionField.press("End");
+      await descriptionField.pressSequentially("\n\nFor @ad");
+      await expect(page.getByRole("listbox", { name: "People to mention" }).getByRole("option").first()).toContainText(me);
+      await descriptionField.press("Enter");
+      await expect(descriptionField).toHaveValue(/\n\nFor @[a-z0-9-]+ $/);
+    }
     await page.getByLabel("Priority", { exact: true }).selectOption({ label: "High" });
     await page.getByLabel("Assignee", { exact: true }).selectOption({ label: me });
     await page.getByLabel("Due date", { exact: true }).fill("2026-03-15");
     await page.getByRole("checkbox", { name: "Bug", exact: true }).check();
+    // Preview: rendered in place with JavaScript; without, the form comes back with every field kept.
+    await page.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByRole("region", { name: "Preview" });
+    await expect(preview.locator("strong")).toHaveText("bold");
+    if (javaScriptEnabled) await expect(preview.getByRole("link", { name: /^@/ })).toHaveText(/^@[a-z0-9-]+$/);
+    await expect(descriptionField).toBeHidden();
+    await expect(page.getByLabel("Title", { exact: true })).toHaveValue(title);
+    await expect(page.getByLabel("Assignee", { exact: true })).toHaveValue(/\d+/);
+    await expect(page.getByRole("checkbox", { name: "Bug", exact: true })).toBeChecked();
     await page.getByRole("button", { name: "Create issue" }).click();
 
     await expect(page).toHaveURL(`${base}/issues/1`);

@@ -79,6 +79,47 @@ describe("bad input on every form", () => {
     expect((await ada.post("/w/acme/settings/members", fields)).status).toBe(400);
   });
 
+  describe("a slug or key left empty is made from the name, then checked as if typed", () => {
+    const input = (html: string, name: string) => new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? "";
+
+    it("a workspace: “Café Olé” is /w/cafe-ole; the same name again is refused with the slug shown", async () => {
+      const created = await ada.post("/w/new", { name: "Café Olé", slug: "" });
+      expect(created.status).toBe(302);
+      expect(created.headers.get("location")).toBe("/w/cafe-ole");
+      // Without a slug field at all, as a script may post it: the same suggestion, now taken.
+      const again = await ada.post("/w/new", { name: "  Café  Olé!  " });
+      expect(again.status).toBe(400);
+      const html = await again.text();
+      expect(html).toContain("That slug is taken: choose another.");
+      expect(input(html, "slug")).toContain('value="cafe-ole"');
+    });
+
+    it.each([
+      ["a reserved word", "New", "That slug is reserved: choose another.", 'value="new"'],
+      ["too short", "AB", "Use at least 3 characters.", 'value="ab"'],
+      ["nothing to make it from", "日本チーム", "Enter a slug.", ""],
+    ])("a workspace name that makes %s → 400 with the message at the slug", async (_what, name, message, value) => {
+      const response = await ada.post("/w/new", { name, slug: "" });
+      expect(response.status).toBe(400);
+      const html = await response.text();
+      expect(html).toContain(message);
+      expect(input(html, "slug")).toContain(value);
+    });
+
+    it("a project: “Customer support portal” is CSP, “Website” WEB; “Webshop” then finds WEB taken", async () => {
+      for (const [name, key] of [["Customer support portal", "CSP"], ["Website", "WEB"]]) {
+        const created = await ada.post("/w/cafe-ole/projects/new", { name: name!, key: "", description: "" });
+        expect(created.status).toBe(302);
+        expect(created.headers.get("location")).toBe(`/w/cafe-ole/p/${key}/issues`);
+      }
+      const taken = await ada.post("/w/cafe-ole/projects/new", { name: "Webshop", description: "" });
+      expect(taken.status).toBe(400);
+      const html = await taken.text();
+      expect(html).toContain("A project with this key already exists in this workspace.");
+      expect(input(html, "key")).toContain('value="WEB"');
+    });
+  });
+
   it("answers 404 for a workspace id or invitation that does not exist", async () => {
     expect((await ada.post("/w/acme/settings/members", { intent: "revoke", invitationId: "999999" })).status).toBe(404);
     expect((await ada.get("/invitations/not-a-real-token")).status).toBe(404);

@@ -394,6 +394,59 @@ describe.each(testDialects)("invitation links over HTTP on %s", (dialect) => {
     expect(await pageAt(signedIn.eve, `/invitations/${token}`)).toContain("eve@example.com is invited to <strong>Rocket Garden</strong>");
   });
 
+  it("shows whoever signs up without the link their pending invitations where they land, each joined with one POST", async () => {
+    await invite("gus@example.com");
+    const carolId = (await handle.db.selectFrom("users").select("id").where("email", "=", "carol@example.com").executeTakeFirstOrThrow()).id;
+    await createWorkspace(handle.db, { name: "Beta Base", slug: "beta-base", ownerId: carolId, now: new Date() });
+    const betaId = (await findWorkspaceAccess(handle.db, "beta-base", carolId))!.id;
+    tokenOf(await createInvitation(handle.db, { workspaceId: betaId, email: "gus@example.com", role: "member", invitedBy: carolId, actorRole: "owner", now: new Date() }));
+
+    const gus = new BrowserlessClient(server.url);
+    const signedUp = await gus.post("/signup", { name: "Gus", email: "gus@example.com", password });
+    expect(signedUp.headers.get("location")).toBe("/w/new");
+    const invitationIdIn = (html: string, workspace: string) => new RegExp(`<li aria-label="${workspace}"[^>]*>[\\s\\S]*?name="invitationId" value="(\\d+)"`).exec(html)?.[1];
+
+    // "Create workspace" names both, newest first, with who invited and as what; nothing to go back to yet.
+    const landing = await pageAt(gus, "/w/new");
+    expect(landing).toContain("You are invited to 2 workspaces");
+    expect(landing.indexOf('aria-label="Beta Base"')).toBeLessThan(landing.indexOf('aria-label="Rocket Garden"'));
+    expect(landing).toContain("Olivia invited you as viewer.");
+    expect(landing).toContain("Carol invited you as member.");
+    expect(landing).toMatch(/<form[^>]*action="\/w\/new"[^>]*method="post"[^>]*><input type="hidden" name="invitationId" value="\d+"\/><button type="submit" value="accept-invitation"[^>]*name="intent">Join/);
+    expect(landing).not.toContain("Back to workspace");
+    expect(await pageAt(gus, "/settings")).not.toContain("Back to workspace");
+    // The workspace picker lists them too.
+    const picker = await pageAt(gus, "/");
+    expect(picker).toContain("Join one you are invited to");
+    const rocketsInvitation = invitationIdIn(picker, "Rocket Garden")!;
+    const betaInvitation = invitationIdIn(landing, "Beta Base")!;
+    expect(rocketsInvitation).toMatch(/^\d+$/);
+
+    // Someone else holding the id joins nothing.
+    const stolen = await signedIn.eve.post("/w/new", { intent: "accept-invitation", invitationId: rocketsInvitation });
+    expect(stolen.status).toBe(400);
+    expect(await stolen.text()).toContain("This invitation is for another email address.");
+    expect(await findWorkspaceAccess(handle.db, "rockets", (await handle.db.selectFrom("users").select("id").where("email", "=", "eve@example.com").executeTakeFirstOrThrow()).id)).toBeUndefined();
+
+    // Revoked meanwhile: refused on the page, which lists what is left.
+    await revokeInvitation(handle.db, betaId, Number(betaInvitation), new Date());
+    const late = await gus.post("/w/new", { intent: "accept-invitation", invitationId: betaInvitation });
+    expect(late.status).toBe(400);
+    const latePage = (await late.text()).replaceAll("<!-- -->", "");
+    expect(latePage).toContain("This invitation is no longer valid. Ask for a new one.");
+    expect(latePage).toContain("You are invited to a workspace");
+    expect(latePage).not.toContain('aria-label="Beta Base"');
+
+    const joined = await gus.post("/w/new", { intent: "accept-invitation", invitationId: rocketsInvitation });
+    expect(joined.status).toBe(302);
+    expect(joined.headers.get("location")).toBe("/w/rockets");
+    expect(await pageAt(gus, "/w/rockets")).toContain("Welcome! You joined the workspace.");
+    // Now there is a workspace to go back to, and nothing left to join.
+    const after = await pageAt(gus, "/w/new");
+    expect(after).toContain("Back to workspace");
+    expect(after).not.toContain("You are invited");
+  });
+
   it("tells anyone that an invitation is no longer valid, and only the invitee what it was", async () => {
     const token = await invite("fay@example.com");
     const { id } = (await findInvitation(handle.db, token, new Date()))!;

@@ -471,6 +471,76 @@ describe("bad input on the project and issue forms", () => {
     });
   });
 
+  describe("the new issue's Write/Preview tabs without JavaScript (intent=preview|write)", () => {
+    const issueCount = async () => /Issues \((\d+)\)/.exec((await get("/w/acme/p/WEB/issues")).body.replaceAll("<!-- -->", ""))?.[1];
+    /** The new-issue form of a page. */
+    const newIssueForm = (page: string) => /<form[^>]*action="\/w\/acme\/p\/WEB\/issues\/new"[^>]*>[\s\S]*?<\/form>/.exec(page)?.[0] ?? "";
+
+    it("intent=preview → 200: the description rendered as the issue will show it, every field kept, nothing filed", async () => {
+      const before = await issueCount();
+      const description = "Hi @max, see WEB-1 **now** <script>alert(1)</script>";
+      const answer = await post("/w/acme/p/WEB/issues/new", [
+        ["intent", "preview"],
+        ["title", ""],
+        ["description", description],
+        ["status", "todo"],
+        ["priority", "high"],
+        ["assigneeId", String(ids.max)],
+        ["labelIds", ""],
+        ["labelIds", String(ids.labels[1])],
+        ["dueDate", "2030-01-31"],
+        ["parent", "WEB-1"],
+      ]);
+      expect(answer.status).toBe(200);
+      const form = newIssueForm(visible(answer.body));
+      const preview = /aria-label="Preview"[^>]*>([\s\S]*?)<\/section>/.exec(form)?.[1] ?? "";
+      expect(preview).toContain("<strong>now</strong>");
+      expect(preview).toMatch(new RegExp(`<a [^>]*href="/w/acme/p/WEB/issues\\?assignee=${ids.max}"[^>]*>@max</a>`));
+      expect(preview).toMatch(/<a [^>]*href="\/w\/acme\/p\/WEB\/issues\/1"[^>]*>WEB-1<\/a>/);
+      expect(preview).not.toContain("<script>");
+      expect(textareaText(form, "description")).toBe(html(description));
+      expect(inputValue(form, "title") ?? "").toBe("");
+      expect(selected(form, "status")).toBe("todo");
+      expect(selected(form, "priority")).toBe("high");
+      expect(selected(form, "assigneeId")).toBe(String(ids.max));
+      expect(checkedLabels(form)).toEqual([String(ids.labels[1])]);
+      expect(inputValue(form, "dueDate")).toBe("2030-01-31");
+      expect(inputValue(form, "parent")).toBe("WEB-1");
+      expect(form).not.toContain('role="alert"');
+      expect(await issueCount()).toBe(before);
+    });
+
+    it("intent=write → 200: the text again, no preview", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/new", { intent: "write", title: "Typed title", description: "Kept **text**" });
+      expect(answer.status).toBe(200);
+      const form = newIssueForm(visible(answer.body));
+      expect(form).not.toContain('aria-label="Preview"');
+      expect(inputValue(form, "title")).toBe("Typed title");
+      expect(textareaText(form, "description")).toBe("Kept **text**");
+    });
+
+    it("files chosen before a preview cannot come back: the page names them, and nothing is filed or uploaded", async () => {
+      const before = await issueCount();
+      const files = new FormData();
+      for (const [name, value] of Object.entries({ intent: "preview", title: "With files", description: "See the logs" })) files.append(name, value);
+      files.append("file", new File(["log line"], "server.log", { type: "text/plain" }));
+      files.append("file", new File(["more"], "trace.txt", { type: "text/plain" }));
+      const response = await clients.ada.postMultipart("/w/acme/p/WEB/issues/new", files);
+      expect(response.status).toBe(200);
+      const form = newIssueForm(visible(await response.text()));
+      expect(form).toContain(html("Choose “server.log” and “trace.txt” again: a preview without JavaScript cannot keep chosen files."));
+      expect(inputValue(form, "title")).toBe("With files");
+      expect(await issueCount()).toBe(before);
+    });
+
+    it("a preview of a description over 50,000 characters → 400 with the message; a viewer may not preview (403)", async () => {
+      const answer = await post("/w/acme/p/WEB/issues/new", { intent: "preview", title: "x", description: "d".repeat(50_001) });
+      expect(answer.status).toBe(400);
+      expect(visible(answer.body)).toContain("Use at most 50,000 characters.");
+      expect((await post("/w/acme/p/WEB/issues/new", { intent: "preview", title: "x", description: "y" }, clients.vic)).status).toBe(403);
+    });
+  });
+
   describe("request bodies over 1 MiB", () => {
     const big = "d".repeat(1024 * 1024 + 1);
 

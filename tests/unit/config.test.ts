@@ -21,6 +21,7 @@ describe("loadConfig", () => {
       jobLeaseMs: 30_000,
       apiRatePerMinute: 600,
       attachments: { maxBytes: 10 * 1024 * 1024, workspaceMaxBytes: 1024 * 1024 * 1024 },
+      warnings: [],
     });
   });
 
@@ -56,6 +57,21 @@ describe("loadConfig", () => {
     });
     expect(loadConfig({ SMTP_URL: "smtps://mail.example.com", PUBLIC_URL: "http://127.0.0.1:3000", MAIL_FROM: "Tracker <t@example.org>" }).mail?.from).toBe("Tracker <t@example.org>");
     expect(() => loadConfig({ SMTP_URL: "smtp://mail.example.com" })).toThrow("PUBLIC_URL must be set when SMTP_URL is");
+  });
+
+  it("warns, without refusing to start, when mail would come from an IP address or localhost for want of MAIL_FROM", () => {
+    const smtp = { SMTP_URL: "smtp://mail.example.com" };
+    const warning = (host: string) =>
+      `Mail will come from cairn@${host}, an address many mail servers refuse: set MAIL_FROM to a sender of your own domain, such as "Cairn <cairn@example.com>".`;
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "http://127.0.0.1:3000" })).toMatchObject({ mail: { from: "Cairn <cairn@127.0.0.1>" }, warnings: [warning("127.0.0.1")] });
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "http://192.168.1.20:3000" }).warnings).toEqual([warning("192.168.1.20")]);
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "http://[::1]:3000" }).warnings).toEqual([warning("[::1]")]);
+    // localhost has no dot: refused as MAIL_FROM would be, it used to stop start-up, naming a variable nobody set.
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "http://localhost:3000" })).toMatchObject({ mail: { from: "Cairn <cairn@localhost>" }, warnings: [warning("localhost")] });
+    // A sender of one's own, a real domain, or no mail at all: nothing to say.
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "http://127.0.0.1:3000", MAIL_FROM: "Tracker <t@example.org>" }).warnings).toEqual([]);
+    expect(loadConfig({ ...smtp, PUBLIC_URL: "https://cairn.example.com" }).warnings).toEqual([]);
+    expect(loadConfig({ PUBLIC_URL: "http://127.0.0.1:3000" }).warnings).toEqual([]);
   });
 
   it("reads every variable", () => {

@@ -3,18 +3,20 @@ import { requireUser } from "~/auth/authorization.server";
 import { AccountSidebar } from "~/components/account-sidebar";
 import { AppShell, appShellHandle, ContentHeader, PageBody, ViewTabs } from "~/components/app-shell";
 import { ShellErrorBoundary } from "~/components/error-boundary";
+import { appContext } from "~/context/app-context.server";
+import { isInAnyWorkspace } from "~/workspaces/workspaces.server";
 import type { Route } from "./+types/layout";
 
-export function loader(args: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
   const user = requireUser(args);
-  return { email: user.email };
+  return { email: user.email, inWorkspace: await isInAnyWorkspace(args.context.get(appContext).db, user) };
 }
 
 export const handle = appShellHandle;
 
-export default function AccountSettings() {
+export default function AccountSettings({ loaderData }: Route.ComponentProps) {
   return (
-    <AppShell sidebar={<AccountSidebar />}>
+    <AppShell sidebar={<AccountSidebar inWorkspace={loaderData.inWorkspace} />}>
       <ContentHeader
         title="Account settings"
         tabs={

@@ -24,14 +24,13 @@ import { flashHeader } from "~/flash/flash.server";
 import { useRecordForm } from "~/forms/use-record-form";
 import { useRouteForm } from "~/forms/use-route-form";
 import { appContext } from "~/context/app-context.server";
-import type { Database } from "~/db/database.server";
 import { issueActionSchema } from "~/issues/forms.server";
 import { issueKey } from "~/issues/issue-fields";
 import { conflictMessage, findIssue, findIssueDetail, parseIssueNumber, updateIssue } from "~/issues/issues.server";
 import { addRelation, removeRelation, setParent } from "~/issues/issue-links.server";
-import { findReferencedIssues } from "~/issues/issue-references.server";
-import { type MarkdownOptions, renderMarkdown } from "~/issues/markdown.server";
-import { issuePath, referencedIssues, referenceLimit } from "~/issues/references";
+import { renderMarkdown } from "~/issues/markdown.server";
+import { markdownOptions, previewDescription } from "~/issues/markdown-options.server";
+import { issuePath } from "~/issues/references";
 import { describeChanges, groupTimeline, issueKeysOf, namedChange } from "~/issues/timeline";
 import { markIssueRead } from "~/notifications/notifications.server";
 import { MentionSuggestions } from "~/components/mention-suggestions";
@@ -51,37 +50,6 @@ async function loadIssue(args: Route.ActionArgs) {
       status: 404,
     });
   return { ...access, issue };
-}
-
-/**
- * How this workspace's Markdown links `WEB-42` (to the issue, when this workspace has it: one query
- * for all of the texts' references, none when they have none), `@ada` (to the issues assigned to
- * Ada in this project, when she is a member), and which images show inline: this workspace's
- * attachments — the issue's own are known, another's is looked up (one query, when there is one).
- */
-async function markdownOptions(
-  db: Database,
-  workspace: { id: number; slug: string },
-  projectKey: string,
-  members: { userId: number; name: string; handle: string }[],
-  texts: string[],
-  known: readonly AttachmentSummary[] = [],
-) {
-  const references = new Map(texts.flatMap(referencedIssues).map((reference) => [reference.key, reference]));
-  const images = new Map(known.filter((file) => inlineImageTypes.has(file.contentType)).map((file) => [file.id, imageInText(file)]));
-  const knownIds = new Set(known.map((file) => file.id));
-  const elsewhere = [...new Set(texts.flatMap((text) => attachmentIdsIn(text, workspace.slug)))].filter((id) => !knownIds.has(id));
-  const [issues, otherImages] = await Promise.all([
-    findReferencedIssues(db, workspace.id, [...references.values()].slice(0, referenceLimit)),
-    findInlineImages(db, workspace.id, elsewhere),
-  ]);
-  return {
-    workspaceSlug: workspace.slug,
-    issues,
-    people: new Map(members.map((m) => [m.handle, { id: m.userId, name: m.name }])),
-    mentionHref: (person: { id: number }) => `/w/${encodeURIComponent(workspace.slug)}/p/${projectKey}/issues?assignee=${person.id}`,
-    attachments: new Map([...images, ...otherImages]),
-  } satisfies MarkdownOptions;
 }
 
 /**
@@ -241,11 +209,7 @@ export async function action(args: Route.ActionArgs) {
   }
   if (form.intent === "preview" || form.intent === "write") {
     if (form.intent === "write") return submission.reply();
-    const markdown = await markdownOptions(db, workspace, project.key, await listMembers(db, workspace.id), [form.description]);
-    return {
-      ...submission.reply(),
-      previewHtml: renderMarkdown(form.description, markdown),
-    };
+    return { ...submission.reply(), previewHtml: await previewDescription(db, workspace, project.key, form.description) };
   }
   if (form.intent === "set-parent" || form.intent === "add-relation" || form.intent === "remove-relation") {
     const change = { project, issueId: issue.id, actorId: user.id, now, mail };
