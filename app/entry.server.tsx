@@ -18,7 +18,7 @@ import { NonceContext } from "~/security/nonce";
 
 export const streamTimeout = 5_000;
 
-/** The next turn of the event loop: what other requests have waiting runs first (decision record 025). */
+/** The next turn of the event loop: what other requests have waiting runs first (decision record 027). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export default async function handleRequest(
@@ -43,7 +43,7 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
         <RenderErrorDigestContext value={services.renderErrorDigest}>
-          {/* Long pages render their parts in turns, other requests answered in between (decision record 025). */}
+          {/* Long pages render their parts in turns, other requests answered in between (decision record 027). */}
           <RenderTurnsContext value={createRenderTurns()}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
           </RenderTurnsContext>

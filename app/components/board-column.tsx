@@ -100,7 +100,7 @@ export function StaticBoardColumns({ columns, shared }: { columns: BoardColumnDa
   return columns.map((column) => (
     <BoardColumn key={column.status} column={column} shared={shared}>
       <ol>
-        {/* On the server, a page of cards at a time, other requests answered in between (decision record 025). */}
+        {/* On the server, a page of cards at a time, other requests answered in between (decision record 027). */}
         {pagesOf(column.cards).map((cards, page) => (
           <InTurn key={page} part={`${column.status}.${page}`}>
             {cards.map((card, index) => (

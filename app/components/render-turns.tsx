@@ -2,7 +2,7 @@ import { createContext, type ReactNode, use, useContext } from "react";
 
 /**
  * The parts of a long page that the server renders one at a time, each in a turn of the event loop
- * of its own (decision record 025): `gate(part)` resolves once the part before it has started and
+ * of its own (decision record 027): `gate(part)` resolves once the part before it has started and
  * the event loop has had a turn since; `entered(part)` says that the part is being rendered.
  */
 export type RenderTurns = { gate(part: string): Promise<void>; entered(part: string): void };

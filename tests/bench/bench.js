@@ -133,7 +133,7 @@ async function benchedPages(env) {
     { name: "issue list, filtered", path: `${project}/issues?status=in_progress&assignee=me`, signedIn: true },
     { name: "issue detail", path: `${project}/issues/${largest.newestIssue}`, signedIn: true },
     { name: "board", path: `${project}/board`, signedIn: true },
-    // Every column asked for 500 cards: the board's cap (600 cards, decision record 025) is what it renders.
+    // Every column asked for 500 cards: the board's cap (600 cards, decision record 027) is what it renders.
     { name: "board, every column at 500", path: `${project}/board?${["backlog", "todo", "in_progress", "in_review", "done", "canceled"].map((status) => `show.${status}=500`).join("&")}`, signedIn: true },
     { name: "search", path: `${home}/search?q=${searchWord}`, signedIn: true },
     { name: "My issues", path: home, signedIn: true },

@@ -1,5 +1,5 @@
 /**
- * Long pages rendered in turns (decision record 025): on the server each InTurn part is rendered on
+ * Long pages rendered in turns (decision record 027): on the server each InTurn part is rendered on
  * a turn of the event loop of its own, so that other work waiting (another request's) runs between
  * two parts; the markup is the same as without turns, parts in their order, and in the browser
  * (no turns) InTurn is only its children.

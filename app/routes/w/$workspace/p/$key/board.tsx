@@ -143,7 +143,7 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   const board: ReactNode = useMemo(() => {
     const shared: BoardShared = { projectKey, issuesPath, canWrite, filtered, room };
     const staticColumns = <StaticBoardColumns columns={columns} shared={shared} />;
-    // On the server the columns wait for their turns (InTurn, decision record 025): a fallback would be rendered meanwhile, for nothing.
+    // On the server the columns wait for their turns (InTurn, decision record 027): a fallback would be rendered meanwhile, for nothing.
     if (import.meta.env.SSR) return <Suspense fallback={null}>{staticColumns}</Suspense>;
     return <Suspense fallback={staticColumns}><DndBoard columns={columns} shared={shared} onMove={onMove} /></Suspense>;
   }, [columns, projectKey, issuesPath, canWrite, filtered, room, onMove]);
