@@ -112,7 +112,7 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
         return (
           <>
             {hydrated ? null : (
-              // A page of its own: the card's title says which card the menu moves.
+              // Without JavaScript the menu opens with the page: its first line names the card it moves.
               <p className="truncate px-2 pt-1 text-xs text-zinc-600 dark:text-zinc-400">{card.title}</p>
             )}
             <ChoiceForm
