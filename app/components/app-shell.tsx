@@ -1,9 +1,10 @@
 import { ChevronDown, LogOut, Menu as MenuIcon, Settings, Shield } from "~/components/icons/icon";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
 import { Avatar } from "./avatar";
 import { FlashMessage } from "./flash-message";
 import { menuItemClass, PopoverMenu } from "./menu";
+import { usePaneScroll } from "./pane-scroll";
 
 /** The `meta` of a page: its subject first, then where it is, then Cairn (DESIGN.md §2, Document titles). */
 export const pageTitle = (...parts: (string | undefined)[]) => [{ title: [...parts.filter(Boolean), "Cairn"].join(" · ") }];
@@ -13,12 +14,17 @@ export const appShellHandle = { appShell: true } as const;
 
 /**
  * The signed-in frame (DESIGN.md §2): a 240 px sidebar with its own scroll beside a content area of
- * the whole width. Below 768 px the sidebar is a drawer: the same element, a `popover` that the menu
- * button opens without JavaScript (CSS shows it in place on wider screens).
+ * the whole width. From 768 px the frame is the viewport and never scrolls itself: the sidebar and
+ * the content area (`main`) scroll on their own, and so do the panes a page splits it into (the
+ * board's columns, an issue beside the list). Below 768 px the page scrolls under a sticky top bar,
+ * and the sidebar is a drawer: the same element, a `popover` that the menu button opens without
+ * JavaScript (CSS shows it in place on wider screens). app.css has the frame's rules.
  */
 export function AppShell({ sidebar, children }: { sidebar: ReactNode; children: ReactNode }) {
+  const main = useRef<HTMLElement>(null);
+  usePaneScroll(main);
   return (
-    <div className="md:flex md:min-h-dvh">
+    <div className="app-frame">
       <div className="topbar">
         <button type="button" popoverTarget="app-sidebar" aria-label="Open navigation" className="topbar-btn">
           <MenuIcon size={18} aria-hidden="true" />
@@ -30,7 +36,8 @@ export function AppShell({ sidebar, children }: { sidebar: ReactNode; children: 
       <div id="app-sidebar" popover="auto" className="app-sidebar">
         {sidebar}
       </div>
-      <main id="main" className="min-w-0 flex-1">
+      {/* Focusable, so that "Skip to content" puts the focus in it and the keyboard then scrolls it. */}
+      <main id="main" ref={main} tabIndex={-1} className="app-main">
         <FlashMessage />
         {children}
       </main>

@@ -103,8 +103,6 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
     ...(place.index < place.total - 1 ? [{ value: String(place.index + 1), label: "Move down" }] : []),
   ];
   return (
-    // Opened without JavaScript, the menu is a panel inside the column's scrolling area: aligned to
-    // the trigger's right and no wider than a card (board.css), it stays within the column.
     <OnDemandMenu menuId={`card-${card.number}`} label={`Move ${key}`} triggerClassName="card-button" trigger="⋯">
       {({ close, returnTo }) => {
         // Without JavaScript the answer is a new page: back to the board, scrolled to the card. A
@@ -114,10 +112,8 @@ function CardMenu({ card, issueKey: key, place }: { card: BoardCard; issueKey: s
         return (
           <>
             {hydrated ? null : (
-              // The page opens with this menu: focusing it scrolls the card's column to it.
-              <p tabIndex={-1} autoFocus className="truncate px-2 pt-1 text-xs text-zinc-600 outline-none dark:text-zinc-400">
-                {card.title}
-              </p>
+              // Without JavaScript the menu opens with the page: its first line names the card it moves.
+              <p className="truncate px-2 pt-1 text-xs text-zinc-600 dark:text-zinc-400">{card.title}</p>
             )}
             <ChoiceForm
               fetcherKey={fetcherKey}

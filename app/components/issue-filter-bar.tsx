@@ -242,7 +242,7 @@ function ToolbarMenu({
 
   const isOpen = open || openOnServer;
   return (
-    <span className={openOnServer && !open ? "relative inline-flex" : "contents"}>
+    <span className={openOnServer && !open ? "inline-flex" : "contents"}>
       <button
         ref={button}
         type="submit"
@@ -251,7 +251,7 @@ function ToolbarMenu({
         aria-label={label}
         aria-haspopup="true"
         aria-expanded={isOpen}
-        className={triggerClassName}
+        className={openOnServer && !open ? `${triggerClassName} menu-anchor` : triggerClassName}
         onClick={(event) => {
           event.preventDefault();
           setOpen(true);
@@ -272,7 +272,7 @@ function ToolbarMenu({
           {children}
         </div>
       ) : openOnServer ? (
-        <div id={`${id}-menu`} role="group" aria-label={label} className="menu-panel absolute top-full left-0 mt-1">
+        <div id={`${id}-menu`} role="group" aria-label={label} className="menu-panel server-open">
           {children}
         </div>
       ) : (

@@ -30,7 +30,7 @@ export function ParentLine({ parent, workspaceSlug }: { parent: LinkedIssue; wor
       <span>Sub-issue of</span>
       <Link to={issuePath(workspaceSlug, parent.key)} className="parent-link">
         <StatusIcon status={parent.status} />
-        <span className="font-mono text-xs">{parent.key}</span>{" "}
+        <span className="issue-key">{parent.key}</span>
         <span className="truncate">{parent.title}</span>
       </Link>
     </p>
@@ -77,7 +77,7 @@ export function SubIssues({
               <span role="img" aria-label={statusLabels[sub.status]} title={statusLabels[sub.status]} className="inline-flex">
                 <StatusIcon status={sub.status} />
               </span>
-              <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{sub.key}</span>
+              <span className="issue-key muted">{sub.key}</span>
               <Link to={issuePath(workspaceSlug, sub.key)} title={sub.title} className="min-w-0 flex-1 truncate hover:underline">
                 {sub.title}
               </Link>
@@ -153,7 +153,7 @@ export function ParentProperty({
   const value = parent ? (
     <span className="prop-value min-w-0">
       <StatusIcon status={parent.status} />
-      <span className="font-mono text-xs">{parent.key}</span>
+      <span className="issue-key">{parent.key}</span>
     </span>
   ) : (
     <span className="prop-text muted">None</span>
@@ -190,7 +190,18 @@ export function ParentProperty({
   );
 }
 
-/** "Relations": each relation ("Blocked by WEB-9") with its remove button, and a form to add one. */
+/** Consecutive relations of one kind, as one group. */
+function relationGroups(relations: IssueRelation[]) {
+  const groups: { view: IssueRelation["view"]; members: IssueRelation[] }[] = [];
+  for (const relation of relations) {
+    const last = groups.at(-1);
+    if (last?.view === relation.view) last.members.push(relation);
+    else groups.push({ view: relation.view, members: [relation] });
+  }
+  return groups;
+}
+
+/** "Relations": the related issues by kind ("Blocked by": WEB-9 …), each with its remove button, and a form to add one. */
 export function RelationsProperty({
   issueId,
   relations,
@@ -212,27 +223,40 @@ export function RelationsProperty({
   return (
     <PropertyRow term="Relations">
       {relations.length ? (
+        // Grouped by kind (they come in relationOrder), a line per issue: its key whole, its title
+        // cut to the room left, the remove button at the end of the line.
         <ul aria-label="Relations" className="relations">
-          {relations.map((relation) => {
-            const name = `${relationLabels[relation.view]} ${relation.issue.key}`;
-            return (
-              <li key={relation.id}>
-                <span className="muted shrink-0 text-[13px]">{relationLabels[relation.view]}</span>
-                <Link to={issuePath(workspaceSlug, relation.issue.key)} title={relation.issue.title} className="relation-link">
-                  <StatusIcon status={relation.issue.status} />
-                  <span className="font-mono text-xs">{relation.issue.key}</span>
-                </Link>
-                {writable ? (
-                  <fetcher.Form method="post" className="ml-auto">
-                    <input type="hidden" name="relationId" value={relation.id} />
-                    <button type="submit" name="intent" value="remove-relation" aria-label={`Remove relation: ${name}`} title="Remove" className="relation-remove">
-                      <X size={12} aria-hidden="true" />
-                    </button>
-                  </fetcher.Form>
-                ) : null}
-              </li>
-            );
-          })}
+          {relationGroups(relations).map(({ view, members }) => (
+            <li key={view}>
+              <span className="relation-kind">{relationLabels[view]}</span>
+              <ul aria-label={relationLabels[view]}>
+                {members.map((relation) => (
+                  <li key={relation.id}>
+                    <Link to={issuePath(workspaceSlug, relation.issue.key)} title={relation.issue.title} className="relation-link">
+                      <StatusIcon status={relation.issue.status} />
+                      <span className="issue-key">{relation.issue.key}</span>
+                      <span className="truncate">{relation.issue.title}</span>
+                    </Link>
+                    {writable ? (
+                      <fetcher.Form method="post" className="shrink-0">
+                        <input type="hidden" name="relationId" value={relation.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="remove-relation"
+                          aria-label={`Remove relation: ${relationLabels[view]} ${relation.issue.key}`}
+                          title="Remove"
+                          className="relation-remove"
+                        >
+                          <X size={12} aria-hidden="true" />
+                        </button>
+                      </fetcher.Form>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
         </ul>
       ) : writable ? null : (
         <span className="prop-text muted">None</span>

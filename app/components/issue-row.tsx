@@ -111,8 +111,8 @@ export function IssueRow({
   const assigneeId = chosen("assigneeId", issue.assignee ? String(issue.assignee.id) : "");
   const assignee = assigneeId === "" ? null : assigneeId === String(issue.assignee?.id) ? issue.assignee : memberAsUser(editing, assigneeId);
   const extraLabels = issue.labels.length - shownLabels;
-  const menu = (property: "status" | "priority" | "assignee", label: string, icon: ReactNode, end = false) => (
-    <RowProperty editing={editing} issue={issue} property={property} label={label} icon={icon} end={end} current={property === "assignee" ? assigneeId : property === "status" ? status : priority} />
+  const menu = (property: "status" | "priority" | "assignee", label: string, icon: ReactNode) => (
+    <RowProperty editing={editing} issue={issue} property={property} label={label} icon={icon} current={property === "assignee" ? assigneeId : property === "status" ? status : priority} />
   );
 
   const selection = editing?.selection;
@@ -153,7 +153,7 @@ export function IssueRow({
         </span>
       ) : null}
       {issue.due_date ? <DueDate date={issue.due_date} closed={isClosed(status)} className="row-due" /> : null}
-      {menu("assignee", `Assignee of ${key}: ${assignee?.name ?? "Unassigned"}`, <Avatar user={assignee} decorative />, true)}
+      {menu("assignee", `Assignee of ${key}: ${assignee?.name ?? "Unassigned"}`, <Avatar user={assignee} decorative />)}
       <RelativeTime at={issue.updated_at} style="short" className="row-time" />
     </>
   );
@@ -185,7 +185,6 @@ function RowProperty({
   property,
   label,
   icon,
-  end,
   current,
 }: {
   editing: RowEditing | undefined;
@@ -193,8 +192,6 @@ function RowProperty({
   property: "status" | "priority" | "assignee";
   label: string;
   icon: ReactNode;
-  /** The menu at the row's end: without JavaScript its panel opens leftwards, so the page never scrolls sideways. */
-  end: boolean;
   current: string;
 }) {
   if (!editing) {
@@ -221,12 +218,11 @@ function RowProperty({
   );
   if (editing.openMenu === null && editing.urlMenu === menuId) {
     // As the server renders it (without JavaScript, or before it runs): a panel under the button.
-    const menu = (
+    return (
       <OnDemandMenu menuId={menuId} label={label} trigger={icon} triggerClassName="row-menu">
         {({ close, returnTo }) => choices(returnTo, close)}
       </OnDemandMenu>
     );
-    return end ? <span className="row-end">{menu}</span> : menu;
   }
   const open = editing.openMenu === menuId;
   // One shape open or closed, so that the link stays the same element (and keeps the focus).

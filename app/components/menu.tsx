@@ -163,13 +163,15 @@ export function OnDemandMenu({
   const openHref = openPrefix + encodeURIComponent(menuId);
 
   if (openOnServer && !open) {
-    // Without JavaScript (or before it runs): the menu as a panel under its button, and a way back.
+    // Without JavaScript (or before it runs): the menu as a panel under its button (fixed to the
+    // viewport, app.css), and a way back. The page opens focused on the button, which scrolls the
+    // row or card into view, and the next Tab is the menu's first choice.
     return (
-      <span className="relative inline-flex">
-        <Link to={closeHref} aria-label={label} aria-expanded="true" preventScrollReset className={triggerClassName}>
+      <span className="inline-flex">
+        <Link to={closeHref} aria-label={label} aria-expanded="true" preventScrollReset autoFocus className={`${triggerClassName} menu-anchor`}>
           {trigger}
         </Link>
-        <div role="group" aria-label={label} className={`${panelClass} absolute top-full left-0 mt-1`}>
+        <div role="group" aria-label={label} className={`${panelClass} server-open`}>
           {children({ close: () => undefined, returnTo: closeHref })}
           <Link to={closeHref} preventScrollReset className={`${menuItemClass} muted`}>
             Close

@@ -2,11 +2,12 @@
  * DESIGN.md §3 "Board" and §5, measured in Chromium at 1440×900 and 390×844: the board scrolls
  * sideways in its own area and never the page, all six column headers are reachable that way,
  * columns are 280 px, a card is at most 120 px tall, no control for browsers without JavaScript
- * shows until a card's menu is opened, and "Show N more" pages a column with or without JavaScript.
+ * shows until a card's menu is opened, a card's menu opens wholly on screen wherever the card is,
+ * and "Show N more" pages a column with or without JavaScript.
  */
 import type { Page } from "@playwright/test";
 import { boardColumn, card, columnKeys, createLabelInSettings, fileIssuesByPost, openCardMenu, optionValue } from "./board-helpers";
-import { expect, test } from "./fixtures";
+import { expect, expectWhollyVisible, pageOverflow, test } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
 
 const viewports = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -18,7 +19,7 @@ async function measureBoard(page: Page) {
   return page.evaluate(() => {
     const board = document.querySelector<HTMLElement>("[role=group][aria-label=Board]")!;
     return {
-      page: { sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth, scrollX: window.scrollX },
+      page: { scrollX: window.scrollX },
       board: { scrollWidth: board.scrollWidth, clientWidth: board.clientWidth, overflowX: getComputedStyle(board).overflowX },
       columnWidths: [...board.querySelectorAll("section")].map((section) => Math.round(section.getBoundingClientRect().width)),
       cardHeights: [...board.querySelectorAll("li")].map((card) => Math.round(card.getBoundingClientRect().height)),
@@ -68,7 +69,7 @@ test.describe("the board's design", () => {
       await open(page, javaScriptEnabled, `${base}/board`);
       const where = `at ${size}, JavaScript ${javaScriptEnabled ? "on" : "off"}`;
       const seen = await measureBoard(page);
-      expect(seen.page.sideways, `the page scrolls sideways ${where}`).toBeLessThanOrEqual(0);
+      expect((await pageOverflow(page)).sideways, `the page scrolls sideways ${where}`).toBeLessThanOrEqual(0);
       expect(seen.board.overflowX, `the board's own sideways scroll ${where}`).toBe("auto");
       expect(seen.board.scrollWidth, `the six columns overflow the board's area ${where}`).toBeGreaterThan(seen.board.clientWidth);
       expect(seen.columnWidths, `column widths ${where}`).toEqual(columns.map(() => 280));
@@ -80,13 +81,14 @@ test.describe("the board's design", () => {
         const heading = boardColumn(page, status).getByRole("heading", { level: 2 });
         await heading.scrollIntoViewIfNeeded();
         await expect(heading, `${status} ${where}`).toBeInViewport({ ratio: 1 });
-        expect(await page.evaluate(() => [window.scrollX, document.documentElement.scrollWidth - document.documentElement.clientWidth]), `the page after showing ${status} ${where}`).toEqual([0, 0]);
+        const after = await pageOverflow(page);
+        expect([after.sideways, await page.evaluate(() => window.scrollX)], `the page after showing ${status} ${where}`).toEqual([0, 0]);
       }
       const scrolled = await page.evaluate(() => document.querySelector("[role=group][aria-label=Board]")!.scrollLeft);
       expect(scrolled, `the board scrolled to its last column ${where}`).toBeGreaterThan(0);
 
       // The board fills the height under the header on a wide screen: the page does not scroll down either.
-      if (size === "desktop") expect(await page.evaluate(() => document.documentElement.scrollHeight - document.documentElement.clientHeight), `the page's height ${where}`).toBeLessThanOrEqual(0);
+      if (size === "desktop") expect((await pageOverflow(page)).down, `the page's height ${where}`).toBeLessThanOrEqual(0);
     }
     expect(consoleErrors).toEqual([]);
   });
@@ -103,6 +105,24 @@ test.describe("the board's design", () => {
     // Opened, the menu is where they are (with JavaScript as a popover, without it as a page).
     await openCardMenu(page, javaScriptEnabled, "WEB-2");
     expect(await noScriptControls(page)).toEqual(["Move to top", "Move up", "Move down"]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a card's menu opens wholly on screen: in the last column, at the foot of a long one, with or without JavaScript", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Mona Menu", "Design Co");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    // Todo longer than the screen; one card in Canceled, the last column, off the screen's right edge at first.
+    await fileIssuesByPost(page, base, [...Array.from({ length: 14 }, (_, i) => ({ title: `Card ${i + 1}` })), { title: "Dropped", status: "canceled" }]);
+    for (const [size, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      for (const key of ["WEB-15", "WEB-14"]) {
+        await open(page, javaScriptEnabled, `${base}/board`);
+        await openCardMenu(page, javaScriptEnabled, key);
+        const menu = javaScriptEnabled ? page.locator("[popover]:popover-open") : page.getByRole("group", { name: `Move ${key}`, exact: true });
+        await expectWhollyVisible(menu, `the menu of ${key} at ${size}, JavaScript ${javaScriptEnabled ? "on" : "off"}`);
+        expect((await pageOverflow(page)).sideways, `the page with the menu of ${key} open at ${size}`).toBeLessThanOrEqual(0);
+      }
+    }
     expect(consoleErrors).toEqual([]);
   });
 

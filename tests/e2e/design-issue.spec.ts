@@ -1,13 +1,14 @@
 /**
  * DESIGN.md §5 on the issue page, at 1440×900 and at 390×844: no sideways page scroll, the issue's
  * heading within the first 200 px on a phone, every time in a `<time datetime>`, no control for
- * browsers without JavaScript left visible with it on; and, without JavaScript, every change the
- * page allows completes through a native POST (a document request, not a fetch).
+ * browsers without JavaScript left visible with it on; relations with whole keys; the properties'
+ * menus wholly on screen; and, without JavaScript, every change the page allows completes through
+ * a native POST (a document request, not a fetch).
  */
 import type { Page, Response } from "@playwright/test";
 import { describeFindings, scan } from "./axe";
 import { createLabelInSettings, fileIssuesByPost } from "./board-helpers";
-import { expect, test } from "./fixtures";
+import { expect, expectWhollyVisible, pageOverflow, test } from "./fixtures";
 import {
   changeProperty,
   changeStatus,
@@ -16,6 +17,7 @@ import {
   issueDetail,
   open,
   openEditIssue,
+  openMenu,
   propertyButton,
   setDueDate,
   signUpWithWorkspace,
@@ -37,7 +39,6 @@ async function measure(page: Page) {
     const article = document.querySelector("article")!;
     const words = new RegExp(pattern);
     return {
-      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       headingTop: document.getElementById("issue-title")!.getBoundingClientRect().top + window.scrollY,
       times: article.querySelectorAll("time").length,
       timesWithoutDatetime: [...article.querySelectorAll("time")].filter((time) => !time.getAttribute("datetime")).length,
@@ -72,15 +73,14 @@ test.describe("the issue page's design", () => {
       await page.setViewportSize(viewport);
       for (const path of [`${base}/issues/1`, `${base}/issues/1?edit=issue`, `${base}/issues/new`]) {
         await open(page, javaScriptEnabled, path);
+        const { sideways } = await pageOverflow(page);
+        expect(sideways, `${name} ${path}: sideways scroll`).toBeLessThanOrEqual(0);
         if (path.endsWith("/new")) {
-          const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          expect(sideways, `${name} ${path}: sideways scroll`).toBeLessThanOrEqual(0);
           await expect(page).toHaveTitle("New issue · Website · Cairn");
           continue;
         }
         await expect(page).toHaveTitle(`WEB-1 ${longTitle} · Cairn`);
         const measured = await measure(page);
-        expect(measured.sideways, `${name} ${path}: sideways scroll`).toBeLessThanOrEqual(0);
         // (Editing, the heading gives way to the form's Title field.)
         if (name === "phone" && !path.includes("edit")) expect(measured.headingTop, `${name} ${path}: the issue's heading`).toBeLessThan(200);
         // Created, Updated, the due date, and each line of the timeline.
@@ -103,6 +103,61 @@ test.describe("the issue page's design", () => {
     await expect(page.getByRole("form", { name: "Assignee" })).toBeVisible();
     const found = await scan(page, "the Assignee menu");
     expect(found, describeFindings(found)).toEqual([]);
+  });
+
+  test("relations keep their keys whole and their × in place; the properties' menus open wholly on screen", async ({ page, javaScriptEnabled }, testInfo) => {
+    const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Rita Relations", "Design Co");
+    const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
+    const title = (n: number) => `Related issue ${n} with a title far longer than the properties panel has room for`;
+    await fileIssuesByPost(page, base, [{ title: "Blocked on many fronts" }, ...[2, 3, 4, 5, 6, 7].map((n) => ({ title: title(n) }))]);
+    const relations: [type: string, target: string][] = [
+      ["blocked_by", "WEB-2"],
+      ["blocked_by", "WEB-3"],
+      ["blocks", "WEB-4"],
+      ["duplicate_of", "WEB-5"],
+      ["relates_to", "WEB-6"],
+      ["relates_to", "WEB-7"],
+    ];
+    for (const [type, target] of relations) {
+      const added = await page.request.post(`${base}/issues/1`, { form: { intent: "add-relation", type, target }, maxRedirects: 0 });
+      expect(added.status(), `${type} ${target}`).toBe(302);
+    }
+
+    for (const [name, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await open(page, javaScriptEnabled, `${base}/issues/1`);
+      const where = `at ${name}, JavaScript ${javaScriptEnabled ? "on" : "off"}`;
+      const article = issueDetail(page).article;
+      const list = article.getByRole("list", { name: "Relations" });
+      const links = list.getByRole("link");
+      await expect(links).toHaveCount(relations.length);
+      // Each related issue on one line: its key never broken (at its hyphen or anywhere), its title cut to the room left.
+      const lines = await links.evaluateAll((elements) =>
+        elements.map((link) => {
+          const key = [...link.querySelectorAll("span")].find((span) => /^[A-Z]+-\d+$/.test(span.textContent ?? ""))!;
+          const range = document.createRange();
+          range.selectNodeContents(key);
+          return { key: key.textContent, keyLines: range.getClientRects().length, height: link.getBoundingClientRect().height, lineHeight: Number.parseFloat(getComputedStyle(link).lineHeight) || 20 };
+        }),
+      );
+      for (const line of lines) {
+        expect(line.keyLines, `${line.key}'s key ${where}`).toBe(1);
+        expect(line.height, `${line.key}'s line ${where}`).toBeLessThan(line.lineHeight * 1.6);
+      }
+      // The remove buttons line up at the end of the panel.
+      const removes = await list.getByRole("button", { name: /^Remove relation: / }).evaluateAll((buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().right)));
+      const panelRight = await page.getByRole("complementary", { name: "Properties" }).evaluate((panel) => panel.getBoundingClientRect().right);
+      expect(new Set(removes).size, `the × of each relation ${where}: ${removes.join(", ")}`).toBe(1);
+      expect(removes[0]!, `the ×s ${where}`).toBeLessThanOrEqual(Math.ceil(panelRight));
+
+      // The properties' menus (popovers, with or without JavaScript) open wholly on screen.
+      for (const menu of ["Status", "Labels", "Due date", "Add relation"]) {
+        await (menu === "Add relation" ? article.getByLabel(menu, { exact: true }) : propertyButton(article, menu)).click();
+        await expectWhollyVisible(openMenu(page), `the menu of ${menu} ${where}`);
+        await page.keyboard.press("Escape");
+        await expect(openMenu(page)).toHaveCount(0);
+      }
+    }
   });
 
   test("without JavaScript every change of the issue page is a native POST", async ({ page, javaScriptEnabled }, testInfo) => {

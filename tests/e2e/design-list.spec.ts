@@ -9,7 +9,7 @@
 import type { Page } from "@playwright/test";
 import { describeFindings, type Finding, scan } from "./axe";
 import { fileIssuesByPost, type FiledIssue } from "./board-helpers";
-import { expect, test } from "./fixtures";
+import { expect, expectWhollyVisible, pageOverflow, test } from "./fixtures";
 import { createProject, open, signUpWithWorkspace } from "./issues-helpers";
 import { chooseInRowMenu, filterList, issueLinkSelector, rowMenuButton } from "./issues-list-helpers";
 
@@ -49,8 +49,8 @@ async function splitWidths(page: Page) {
 }
 
 async function expectNoSidewaysScroll(page: Page, what: string) {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(widths.scroll, `${what}: the page is ${widths.scroll} px wide in a ${widths.client} px viewport`).toBeLessThanOrEqual(widths.client);
+  const { sideways } = await pageOverflow(page);
+  expect(sideways, `${what}: the page is ${sideways} px wider than the viewport`).toBeLessThanOrEqual(0);
 }
 
 /** Visible controls that only browsers without JavaScript need. */
@@ -177,6 +177,18 @@ test.describe("the issue list's design", () => {
     await expect(rowMenuButton(page, "Assignee", "WEB-2")).toHaveAccessibleName(`Assignee of WEB-2: ${me}`);
     // The page is the list as it was: same sort, no menu left open.
     expect(new URL(page.url()).search).toBe("?sort=number");
+
+    // A row's menus open wholly on screen, the last row's too: with JavaScript a popover, without it
+    // the panel the server renders.
+    for (const [size, viewport] of [["390×844", phone], ["1440×900", wide]] as const) {
+      await page.setViewportSize(viewport);
+      for (const property of ["Status", "Assignee"] as const) {
+        await open(page, javaScriptEnabled, `${base}/issues?sort=number`);
+        await rowMenuButton(page, property, "WEB-50").click();
+        const menu = javaScriptEnabled ? page.locator(":popover-open") : page.getByRole("group", { name: new RegExp(`^${property} of WEB-50: `) });
+        await expectWhollyVisible(menu, `the ${property} menu of the last row at ${size}`);
+      }
+    }
 
     // A phone: no sideways scroll on the list (a menu at a row's end open as the server renders it
     // too), an issue, My issues and search.

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type Request } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type Request } from "@playwright/test";
 import { createTestDatabase, type TestDatabase } from "../support/databases";
 import { type RunningServer, startServer } from "../support/server";
 
@@ -58,6 +58,50 @@ export function recordPosts(page: Page) {
     if (request.method() === "POST") posts.push({ path: new URL(request.url()).pathname.replace(/\.data$/, ""), body: request.postData() ?? "" });
   });
   return posts;
+}
+
+/**
+ * How far the page itself can scroll: down, and sideways — the page, or the content area beside the
+ * sidebar (which scrolls on its own from 768 px, app-shell.tsx).
+ */
+export async function pageOverflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const main = document.querySelector("main");
+    return {
+      down: root.scrollHeight - innerHeight,
+      sideways: Math.max(root.scrollWidth - root.clientWidth, main ? main.scrollWidth - main.clientWidth : 0),
+      scrollY: window.scrollY,
+    };
+  });
+}
+
+/**
+ * Expects an element (an open menu) wholly on screen and on top: its box within the viewport, and
+ * what is just inside each of its corners is the element itself — nothing covers or clips it.
+ */
+export async function expectWhollyVisible(element: Locator, what: string) {
+  await expect(element, what).toBeVisible();
+  const seen = await element.evaluate((target) => {
+    const box = target.getBoundingClientRect();
+    // Far enough inside to miss a rounded corner.
+    const corners = [
+      [box.left + 6, box.top + 6],
+      [box.right - 6, box.top + 6],
+      [box.left + 6, box.bottom - 6],
+      [box.right - 6, box.bottom - 6],
+    ] as const;
+    return {
+      box: { left: Math.round(box.left), top: Math.round(box.top), right: Math.round(box.right), bottom: Math.round(box.bottom) },
+      viewport: { width: innerWidth, height: innerHeight },
+      cornersHit: corners.map(([x, y]) => target.contains(document.elementFromPoint(x, y))),
+    };
+  });
+  expect(seen.box.left, `${what}: its left edge`).toBeGreaterThanOrEqual(0);
+  expect(seen.box.top, `${what}: its top edge`).toBeGreaterThanOrEqual(0);
+  expect(seen.box.right, `${what}: its right edge`).toBeLessThanOrEqual(seen.viewport.width);
+  expect(seen.box.bottom, `${what}: its bottom edge`).toBeLessThanOrEqual(seen.viewport.height);
+  expect(seen.cornersHit, `${what}: its corners are not covered or clipped (${JSON.stringify(seen.box)})`).toEqual([true, true, true, true]);
 }
 
 export { expect, runCairn };

@@ -3,6 +3,7 @@ import { requireInstanceAdmin } from "~/auth/authorization.server";
 import type { ReactNode } from "react";
 import { pageTitle } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
+import { RoutePath } from "~/components/route-path";
 import { RelativeTime } from "~/components/time";
 import { appContext } from "~/context/app-context.server";
 import { findErrorGroup, normaliseDigest } from "~/monitoring/dashboard.server";
@@ -24,7 +25,7 @@ export default function ErrorDetail({ loaderData }: Route.ComponentProps) {
   const facts: [string, ReactNode][] = [
     ["Digest", error.digest ?? ""],
     ["Where", error.kind === "server_error" ? "Server" : "Browser"],
-    ["Route", error.route ?? "—"],
+    ["Route", error.route ? <RoutePath path={error.route} /> : "—"],
     ["Request", [error.method, error.url].filter(Boolean).join(" ") || "—"],
     ["Request id", error.request_id ?? "—"],
     ["User", error.user_name ? `${error.user_name} <${error.user_email}>` : "Not signed in"],
@@ -48,7 +49,8 @@ export default function ErrorDetail({ loaderData }: Route.ComponentProps) {
         {facts.map(([term, detail]) => (
           <div key={term} className="contents">
             <dt className="font-medium">{term}</dt>
-            <dd className={`break-all ${term === "Digest" || term === "Request id" ? "font-mono" : ""}`}>{detail}</dd>
+            {/* A route breaks after a slash; an address or a browser's name anywhere, rather than widen the page. */}
+            <dd className={`${term === "Route" ? "break-words" : "break-all"} ${term === "Digest" || term === "Request id" ? "font-mono" : ""}`}>{detail}</dd>
           </div>
         ))}
       </dl>

@@ -5,6 +5,7 @@ import { pageTitle, secondaryButtonClass } from "~/components/app-shell";
 import { RouteErrorBoundary } from "~/components/error-boundary";
 import { FilterSelect } from "~/components/filter-select";
 import { SubmitButton } from "~/components/forms";
+import { RoutePath } from "~/components/route-path";
 import { RelativeTime } from "~/components/time";
 import { type DailyPercentile, WebVitalChart, WebVitalValue } from "~/components/web-vitals";
 import { queryText } from "~/forms/fields.server";
@@ -94,8 +95,10 @@ export async function action(args: Route.ActionArgs) {
 
 const linkClass = "text-indigo-700 hover:underline dark:text-indigo-300";
 const tableClass = "w-full border-collapse text-left text-sm";
-const headClass = "border-b border-zinc-200 py-2 pr-3 font-medium dark:border-zinc-800";
+const headClass = "border-b border-zinc-200 py-2 pr-3 font-medium whitespace-nowrap dark:border-zinc-800";
 const cellClass = "border-b border-zinc-100 py-2 pr-3 align-top dark:border-zinc-900";
+/** The first column of a table that scrolls sideways: it stays, on the page's own background. */
+const stickyClass = "sticky left-0 z-10 bg-white dark:bg-zinc-950";
 const inputClass = "h-7 rounded-md border border-zinc-300 bg-white px-2 dark:border-zinc-700 dark:bg-zinc-900";
 
 type ErrorGroups = Route.ComponentProps["loaderData"]["serverErrors"];
@@ -137,9 +140,9 @@ function ErrorGroupTable({ id, title, empty, errors }: { id: string; title: stri
                       </Link>
                     </td>
                     <td className={`${cellClass} max-w-xs break-words`}>{group.message}</td>
-                    <td className={`${cellClass} break-all`}>
+                    <td className={`${cellClass} min-w-36 break-words`}>
                       {group.method ? `${group.method} ` : ""}
-                      {group.route}
+                      {group.route ? <RoutePath path={group.route} /> : null}
                     </td>
                     <td className={`${cellClass} text-right tabular-nums`}>{group.count}</td>
                     <td className={`${cellClass} whitespace-nowrap`}>
@@ -209,11 +212,12 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
         {vitalsByRoute.length === 0 ? (
           <p className="mt-2 text-zinc-700 dark:text-zinc-300">No browser has reported web vitals in that time.</p>
         ) : (
+          // On a phone the table scrolls sideways in its own box, its route column staying in place.
           <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-label="Web vitals, table">
             <table className={tableClass}>
               <thead>
                 <tr>
-                  <th scope="col" className={headClass}>Route</th>
+                  <th scope="col" className={`${headClass} ${stickyClass}`}>Route</th>
                   {webVitalNames.map((name) => (
                     <th key={name} scope="col" className={headClass}>
                       <abbr title={webVitalTitles[name]} className="no-underline">
@@ -227,13 +231,13 @@ export default function Monitoring({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {vitalsByRoute.map((row) => (
                   <tr key={row.route}>
-                    <th scope="row" className={`${cellClass} font-normal break-all`}>
-                      {row.route}
+                    <th scope="row" className={`${cellClass} ${stickyClass} min-w-36 font-normal break-words`}>
+                      <RoutePath path={row.route} />
                     </th>
                     {webVitalNames.map((name) => {
                       const p75 = row.p75[name];
                       return (
-                        <td key={name} className={cellClass}>
+                        <td key={name} className={`${cellClass} whitespace-nowrap`}>
                           {p75 === undefined ? <span className="text-zinc-600 dark:text-zinc-400">—</span> : <WebVitalValue name={name} value={p75} />}
                         </td>
                       );

@@ -150,8 +150,9 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
 
   const total = loaderData.columns.reduce((sum, column) => sum + column.total, 0);
   return (
-    // Fills the height under the header; the board scrolls sideways in its own area, each column up and down in its own.
-    <div className="flex h-[calc(100dvh-3rem)] flex-col">
+    // Fills the height under the header (on a phone the viewport's, under its top bar); the board
+    // scrolls sideways in its own area, each column up and down in its own.
+    <div className="flex h-[calc(100dvh-3rem)] flex-col md:h-auto md:min-h-0 md:flex-1">
       <IssueFilterBar filters={filters} members={loaderData.members} labels={loaderData.labels} total={total} sortable={false} />
       {refusal ? (
         <p role="alert" className="mx-4 mt-3 rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 md:mx-6 dark:border-red-800 dark:bg-red-950 dark:text-red-100">

@@ -197,10 +197,11 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
   }, [canWrite, base, members, location.pathname, location.search, fetchers, openMenu, selection.pending, selection.selected, selection.toggle]);
 
   return (
-    // With an issue open: on wide screens the list keeps ~40 % and the issue ~60 %, each with its own
-    // scroll; below 1280 px the issue takes the whole width (its page links back to the list).
-    <div className={detailOpen ? "xl:grid xl:h-[calc(100dvh-3rem)] xl:grid-cols-[2fr_3fr]" : ""}>
-      <section aria-labelledby="issues-title" className={detailOpen ? "hidden min-w-0 border-r border-zinc-200 xl:block xl:overflow-y-auto dark:border-zinc-800" : "min-w-0"}>
+    // With an issue open: on wide screens the list keeps ~40 % and the issue ~60 % of the content
+    // area under the header, each a pane with its own scroll; below 1280 px the issue takes the whole
+    // width (its page links back to the list).
+    <div className={detailOpen ? "xl:grid xl:min-h-0 xl:flex-1 xl:grid-cols-[2fr_3fr]" : ""}>
+      <section aria-labelledby="issues-title" className={detailOpen ? "hidden min-w-0 border-r border-zinc-200 xl:pane xl:block dark:border-zinc-800" : "min-w-0"}>
         <h2 id="issues-title" className="sr-only">
           Issues ({page.total})
         </h2>
@@ -277,7 +278,8 @@ export default function IssueList({ loaderData, actionData }: Route.ComponentPro
         <Pager page={page.page} pageCount={page.pageCount} href={(n) => listHref(filters, { page: n })} />
       </section>
       {detailOpen ? (
-        <div className="min-w-0 xl:overflow-y-auto">
+        // One pane per issue: another issue opens at its top, not where the last one was left.
+        <div key={params.number} className="min-w-0 xl:pane">
           <Outlet />
         </div>
       ) : (
