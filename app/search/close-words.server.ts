@@ -64,33 +64,52 @@ export function trigramSimilarity(a: string, b: string): number {
   return shared / (ours.size + theirs.size - shared);
 }
 
+/**
+ * `word` with two neighbouring characters swapped, every way: a common typo that trigrams miss in
+ * short words ("stpes" shares only 2 of 10 trigrams with "steps").
+ */
+function swapsOf(word: string): string[] {
+  const characters = [...word];
+  const swaps = new Set<string>();
+  for (let i = 0; i + 1 < characters.length; i++) {
+    if (characters[i] === characters[i + 1]) continue;
+    const swapped = [...characters];
+    [swapped[i], swapped[i + 1]] = [characters[i + 1]!, characters[i]!];
+    swaps.add(swapped.join(""));
+  }
+  return [...swaps];
+}
+
 const wholeWord = /^[\p{L}\p{N}]+$/u;
 
 /**
- * Of the workspace's words that look like `folded` (candidates), those a typo or two away: not
- * already found by it (a word it starts), as alike as pg_trgm's `%` requires, within the typos its
- * length allows; the closest first.
+ * Of the workspace's words that look like `folded` — `alike`, sharing trigrams with it, and `swapped`,
+ * it with two neighbours swapped — those a typo or two away: not already found by it (a word it
+ * starts), alike as much as pg_trgm's `%` requires (or swapped), within the typos its length allows;
+ * the closest first.
  */
-function closeWordsOf(folded: string, candidates: readonly string[]): string[] {
+function closeWordsOf(folded: string, alike: readonly string[], swapped: readonly string[]): string[] {
   const allowed = typosAllowed(folded);
-  return candidates
-    .filter((word) => wholeWord.test(word) && !word.startsWith(folded) && trigramSimilarity(folded, word) >= similarityThreshold)
-    .map((word) => ({ word, distance: editDistance(folded, word) }))
+  const candidates = new Set([...alike.filter((word) => trigramSimilarity(folded, word) >= similarityThreshold), ...swapped]);
+  return [...candidates]
+    .filter((word) => wholeWord.test(word) && !word.startsWith(folded))
+    .map((word) => ({ word, distance: editDistance(folded, word), similarity: trigramSimilarity(folded, word) }))
     .filter(({ distance }) => distance <= allowed)
-    .sort((a, b) => a.distance - b.distance || trigramSimilarity(folded, b.word) - trigramSimilarity(folded, a.word) || (a.word < b.word ? -1 : 1))
+    .sort((a, b) => a.distance - b.distance || b.similarity - a.similarity || (a.word < b.word ? -1 : 1))
     .slice(0, closeWordsSearched)
     .map(({ word }) => word);
 }
 
 /**
- * The query's words, each with its close words: the workspace's words (migrations/0024) that share
- * the most trigrams with it, kept when a typo or two away (closeWordsOf).
+ * The query's words, each with its close words: of the workspace's words (migrations/0024), those
+ * that share the most trigrams with it or are it with two letters swapped, kept when a typo or two
+ * away (closeWordsOf).
  */
 export async function queryWords({ db, dialect }: DatabaseHandle, workspaceId: number, terms: readonly { term: string; folded: string }[]): Promise<QueryWord[]> {
   const words = terms.map(({ term, folded }) => ({ term, folded, closeWords: [] as string[] }));
   const corrected = words.filter(({ folded }) => typosAllowed(folded) > 0);
   if (!corrected.length) return words;
-  const candidates = new Map<string, string[]>();
+  const alike = new Map<string, string[]>();
   if (dialect === "sqlite") {
     // FTS5's trigram tokenizer over the padded words: those sharing the most trigrams rank first.
     for (const { folded } of corrected) {
@@ -99,7 +118,7 @@ export async function queryWords({ db, dialect }: DatabaseHandle, workspaceId: n
         select w.word from search_word_trigrams t join search_words w on w.id = t.rowid
         where t.search_word_trigrams match ${anyTrigram} and w.workspace_id = ${workspaceId}
         order by t.rank limit ${candidatesRead}`.execute(db);
-      candidates.set(folded, rows.map((row) => row.word));
+      alike.set(folded, rows.map((row) => row.word));
     }
   } else {
     // pg_trgm: `%` (similarity of at least 0.3) through the GIN index, the most alike first.
@@ -109,8 +128,16 @@ export async function queryWords({ db, dialect }: DatabaseHandle, workspaceId: n
         select word from search_words where workspace_id = ${workspaceId} and word % q.folded
         order by similarity(word, q.folded) desc, word limit ${candidatesRead}
       ) c`.execute(db);
-    for (const { folded, word } of rows) candidates.set(folded, [...(candidates.get(folded) ?? []), word]);
+    for (const { folded, word } of rows) alike.set(folded, [...(alike.get(folded) ?? []), word]);
   }
-  for (const word of corrected) word.closeWords = closeWordsOf(word.folded, candidates.get(word.folded) ?? []);
+  const swaps = new Map(corrected.map(({ folded }) => [folded, swapsOf(folded)]));
+  const allSwaps = [...new Set([...swaps.values()].flat())];
+  const { rows: swappedRows } = allSwaps.length
+    ? await sql<{ word: string }>`select word from search_words where workspace_id = ${workspaceId} and word in (${sql.join(allSwaps)})`.execute(db)
+    : { rows: [] };
+  const existing = new Set(swappedRows.map((row) => row.word));
+  for (const word of corrected) {
+    word.closeWords = closeWordsOf(word.folded, alike.get(word.folded) ?? [], swaps.get(word.folded)!.filter((swap) => existing.has(swap)));
+  }
   return words;
 }

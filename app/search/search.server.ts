@@ -120,7 +120,7 @@ export function makeSnippet(text: string, foldedTerms: readonly string[], closeW
 }
 
 /** Markdown read around a match: this many characters of it before and after, to whole lines. */
-const excerptReach = 1_000;
+const excerptReach = 500;
 
 /**
  * The text of Markdown `source` as it reads (markdownText) around its first word that matches, and

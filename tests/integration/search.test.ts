@@ -273,7 +273,10 @@ describe.each(testDialects)("search on %s", (dialect) => {
     const cyrillic = await file(web, "Ошибка входа", "");
     const cafe = await file(web, "Café menu", "");
     const issue = await file(api, "Original", "");
+    const swapped = await file(api, "Steps to reproduce", "");
     expect(await keys("ошипка")).toEqual([cyrillic.key]);
+    // Two letters swapped, which trigrams alone miss in a short word.
+    expect(await keys("stpes")).toEqual([swapped.key]);
     expect(await keys("caffe")).toEqual([cafe.key]);
     expect(await keys("dirigble")).toEqual([]);
     const commentId = await comment(issue.id, "A dirigible, seen twice.");
@@ -350,7 +353,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
     expect(head!.snippetHighlights).toEqual([]);
 
     // Far into a long description: the snippet is around the match, cut with "…".
-    const long = await file(api, "Long read", `${"Filler words here. ".repeat(2_500)}\n\nThe **wombat** was found.\n\n${"More words. ".repeat(2_000)}`);
+    const long = await file(api, "Long read", `${"Filler words here. ".repeat(2_000)}\n\nThe **wombat** was found.\n\n${"More words. ".repeat(800)}`);
     const [far] = (await search("wombat")).results;
     expect(far!.id).toBe(long.id);
     expect(far!.snippet.startsWith("… ")).toBe(true);
