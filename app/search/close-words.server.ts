@@ -109,35 +109,44 @@ export async function queryWords({ db, dialect }: DatabaseHandle, workspaceId: n
   const words = terms.map(({ term, folded }) => ({ term, folded, closeWords: [] as string[] }));
   const corrected = words.filter(({ folded }) => typosAllowed(folded) > 0);
   if (!corrected.length) return words;
+  const swaps = new Map(corrected.map(({ folded }) => [folded, swapsOf(folded)]));
+  // Each query word's alike words (by trigrams), and which of its swaps are the workspace's words.
   const alike = new Map<string, string[]>();
+  const swapped = new Set<string>();
+  const found = (rows: { folded: string | null; word: string }[]) => {
+    for (const { folded, word } of rows) {
+      if (folded === null) swapped.add(word);
+      else alike.set(folded, [...(alike.get(folded) ?? []), word]);
+    }
+  };
   if (dialect === "sqlite") {
     // FTS5's trigram tokenizer over the padded words: those sharing the most trigrams rank first.
     for (const { folded } of corrected) {
       const anyTrigram = [...trigramsOf(folded)].map((trigram) => `"${trigram}"`).join(" OR ");
-      const { rows } = await sql<{ word: string }>`
-        select w.word from search_word_trigrams t join search_words w on w.id = t.rowid
-        where t.search_word_trigrams match ${anyTrigram} and w.workspace_id = ${workspaceId}
-        order by t.rank limit ${candidatesRead}`.execute(db);
-      alike.set(folded, rows.map((row) => row.word));
+      const wordSwaps = swaps.get(folded)!;
+      const { rows } = await sql<{ folded: string | null; word: string }>`
+        select * from (
+          select ${folded} as folded, w.word from search_word_trigrams t join search_words w on w.id = t.rowid
+          where t.search_word_trigrams match ${anyTrigram} and w.workspace_id = ${workspaceId}
+          order by t.rank limit ${candidatesRead}
+        )
+        ${wordSwaps.length ? sql`union all select null, word from search_words where workspace_id = ${workspaceId} and word in (${sql.join(wordSwaps)})` : sql``}`.execute(db);
+      found(rows);
     }
   } else {
     // pg_trgm: `%` (similarity of at least 0.3) through the GIN index, the most alike first.
-    const { rows } = await sql<{ folded: string; word: string }>`
+    const { rows } = await sql<{ folded: string | null; word: string }>`
       select q.folded, c.word from unnest(${corrected.map(({ folded }) => folded)}::text[]) as q(folded)
       cross join lateral (
         select word from search_words where workspace_id = ${workspaceId} and word % q.folded
         order by similarity(word, q.folded) desc, word limit ${candidatesRead}
-      ) c`.execute(db);
-    for (const { folded, word } of rows) alike.set(folded, [...(alike.get(folded) ?? []), word]);
+      ) c
+      union all
+      select null, word from search_words where workspace_id = ${workspaceId} and word = any(${[...new Set([...swaps.values()].flat())]}::text[])`.execute(db);
+    found(rows);
   }
-  const swaps = new Map(corrected.map(({ folded }) => [folded, swapsOf(folded)]));
-  const allSwaps = [...new Set([...swaps.values()].flat())];
-  const { rows: swappedRows } = allSwaps.length
-    ? await sql<{ word: string }>`select word from search_words where workspace_id = ${workspaceId} and word in (${sql.join(allSwaps)})`.execute(db)
-    : { rows: [] };
-  const existing = new Set(swappedRows.map((row) => row.word));
   for (const word of corrected) {
-    word.closeWords = closeWordsOf(word.folded, alike.get(word.folded) ?? [], swaps.get(word.folded)!.filter((swap) => existing.has(swap)));
+    word.closeWords = closeWordsOf(word.folded, alike.get(word.folded) ?? [], swaps.get(word.folded)!.filter((swap) => swapped.has(swap)));
   }
   return words;
 }
