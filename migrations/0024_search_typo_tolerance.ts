@@ -4,23 +4,23 @@ import type { Dialect } from "~/db/database.server";
 /**
  * Typo tolerance (docs/decisions/025-typo-tolerant-search.md): each workspace's vocabulary, the
  * distinct words of its issues' titles, descriptions and comments as the search index has them
- * (folded), in `search_words`, with a trigram index to find the words that look like a query's
- * word ("footr" → "footer"). A search then also looks for those words, ranked after the issues that
- * match the words as typed.
+ * (folded), in `search_words`, with a trigram index to find the words that may be a typo away from
+ * a query's word ("footr" → "footer": app/search/close-words.server.ts). A search then also looks for
+ * those words, ranked after the issues that match the words as typed.
  *
  * Words are only added: a word no longer in any issue stays and finds nothing. Only words of 3 to
  * 40 characters without digits are kept: shorter words are never corrected, longer ones are hashes
  * and the like, and a number with a typo is another number.
  *
  * SQLite: `search_word_trigrams`, an FTS5 table with the trigram tokenizer, holds each word padded
- * as PostgreSQL's pg_trgm pads it ("  word "), so that both find candidates by the same trigrams.
+ * ("  word "), so that a phrase can find a piece of a word at its start or its end.
  * Triggers on issues and comments split the new text into the index's words by passing it through
  * `search_new_text`, an FTS5 table with the search index's tokenizer that holds one text at a time,
  * and reading its vocabulary.
  *
  * PostgreSQL: pg_trgm (a contrib extension every managed PostgreSQL offers; trusted, so a database
- * owner may create it), a GIN trigram index on the words, and triggers on `search_index` that add
- * the lexemes of every vector written.
+ * owner may create it), a GIN trigram index on the words (which serves `LIKE '%piece%'`), and
+ * triggers on `search_index` that add the lexemes of every vector written.
  */
 export async function up(db: Kysely<any>, dialect: Dialect) {
   if (dialect === "sqlite") await upSqlite(db);

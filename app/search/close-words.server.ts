@@ -11,12 +11,8 @@ export type QueryWord = { term: string; folded: string; closeWords: readonly str
 const shortestCorrected = 4;
 /** The vocabulary keeps words up to this long (migrations/0024). */
 const longestCorrected = 40;
-/** Close words looked for per query word: the most alike, by trigrams, of the workspace's words. */
-const candidatesRead = 50;
 /** Close words searched for per query word, the closest first. */
 const closeWordsSearched = 10;
-/** pg_trgm's default threshold for `%`: how alike (shared trigrams) a close word must be. */
-const similarityThreshold = 0.3;
 
 /** How many typos a query word may have: one from 4 letters, two from 8; none in a number. */
 export function typosAllowed(folded: string): number {
@@ -55,7 +51,7 @@ function trigramsOf(word: string): Set<string> {
   return trigrams;
 }
 
-/** pg_trgm's similarity of two words: the trigrams they share, of all of theirs. */
+/** How alike two words are: the trigrams they share, of all of theirs (pg_trgm's similarity). */
 export function trigramSimilarity(a: string, b: string): number {
   const ours = trigramsOf(a);
   const theirs = trigramsOf(b);
@@ -65,8 +61,32 @@ export function trigramSimilarity(a: string, b: string): number {
 }
 
 /**
- * `word` with two neighbouring characters swapped, every way: a common typo that trigrams miss in
- * short words ("stpes" shares only 2 of 10 trigrams with "steps").
+ * `folded` padded as the vocabulary's index holds words ("  word "), cut into pieces of 3 characters
+ * or more (what a trigram index can find), and how many of them a word `typos` edits away — letters
+ * inserted, left out or changed — still has whole, each edit breaking at most one piece (the
+ * pigeonhole principle): two of `typos` + 2 pieces where the word is long enough, else one of
+ * `typos` + 1. The first piece is at the word's start, the last at its end.
+ */
+function piecesOf(folded: string, typos: number): { pieces: string[]; whole: number } {
+  const characters = [...`  ${folded} `];
+  const whole = characters.length >= 3 * (typos + 2) ? 2 : 1;
+  const count = typos + whole;
+  const pieces = Array.from({ length: count }, (_, i) =>
+    characters.slice(Math.floor((i * characters.length) / count), Math.floor(((i + 1) * characters.length) / count)).join(""),
+  );
+  return { pieces, whole };
+}
+
+/** The ways to choose `size` (1 or 2) of `pieces`. */
+const choices = (pieces: readonly string[], size: number): string[][] =>
+  size === 1 ? pieces.map((piece) => [piece]) : pieces.flatMap((piece, i) => pieces.slice(i + 1).map((other) => [piece, other]));
+
+/** A piece as a LIKE pattern on the unpadded word: the first piece its start, the last its end. */
+const likePattern = (piece: string) => `${piece.startsWith(" ") ? "" : "%"}${piece.trim()}${piece.endsWith(" ") ? "" : "%"}`;
+
+/**
+ * `word` with two neighbouring characters swapped, every way: one typo that breaks two pieces when
+ * it straddles them ("stpes" for "steps").
  */
 function swapsOf(word: string): string[] {
   const characters = [...word];
@@ -83,70 +103,55 @@ function swapsOf(word: string): string[] {
 const wholeWord = /^[\p{L}\p{N}]+$/u;
 
 /**
- * Of the workspace's words that look like `folded` — `alike`, sharing trigrams with it, and `swapped`,
- * it with two neighbours swapped — those a typo or two away: not already found by it (a word it
- * starts), alike as much as pg_trgm's `%` requires (or swapped), within the typos its length allows;
- * the closest first.
+ * Of the workspace's words that may be a typo or two away from `folded` (candidates), those that
+ * are, but for those it already finds (words it starts); the closest first (fewest edits, then most
+ * trigrams shared).
  */
-function closeWordsOf(folded: string, alike: readonly string[], swapped: readonly string[]): string[] {
+function closeWordsOf(folded: string, candidates: Iterable<string>): string[] {
   const allowed = typosAllowed(folded);
-  const candidates = new Set([...alike.filter((word) => trigramSimilarity(folded, word) >= similarityThreshold), ...swapped]);
-  return [...candidates]
+  return [...new Set(candidates)]
     .filter((word) => wholeWord.test(word) && !word.startsWith(folded))
-    .map((word) => ({ word, distance: editDistance(folded, word), similarity: trigramSimilarity(folded, word) }))
+    .map((word) => ({ word, distance: editDistance(folded, word) }))
     .filter(({ distance }) => distance <= allowed)
+    .map(({ word, distance }) => ({ word, distance, similarity: trigramSimilarity(folded, word) }))
     .sort((a, b) => a.distance - b.distance || b.similarity - a.similarity || (a.word < b.word ? -1 : 1))
     .slice(0, closeWordsSearched)
     .map(({ word }) => word);
 }
 
 /**
- * The query's words, each with its close words: of the workspace's words (migrations/0024), those
- * that share the most trigrams with it or are it with two letters swapped, kept when a typo or two
- * away (closeWordsOf).
+ * The query's words, each with its close words: the workspace's words (migrations/0024) of about its
+ * length that have enough of its pieces (piecesOf) or are it with two neighbours swapped, kept when a
+ * typo or two away (closeWordsOf). One query on either database: the trigram index finds the
+ * pieces (FTS5's trigram tokenizer on SQLite, pg_trgm's LIKE on PostgreSQL).
  */
 export async function queryWords({ db, dialect }: DatabaseHandle, workspaceId: number, terms: readonly { term: string; folded: string }[]): Promise<QueryWord[]> {
   const words = terms.map(({ term, folded }) => ({ term, folded, closeWords: [] as string[] }));
   const corrected = words.filter(({ folded }) => typosAllowed(folded) > 0);
   if (!corrected.length) return words;
-  const swaps = new Map(corrected.map(({ folded }) => [folded, swapsOf(folded)]));
-  // Each query word's alike words (by trigrams), and which of its swaps are the workspace's words.
-  const alike = new Map<string, string[]>();
-  const swapped = new Set<string>();
-  const found = (rows: { folded: string | null; word: string }[]) => {
-    for (const { folded, word } of rows) {
-      if (folded === null) swapped.add(word);
-      else alike.set(folded, [...(alike.get(folded) ?? []), word]);
-    }
-  };
-  if (dialect === "sqlite") {
-    // FTS5's trigram tokenizer over the padded words: those sharing the most trigrams rank first.
-    for (const { folded } of corrected) {
-      const anyTrigram = [...trigramsOf(folded)].map((trigram) => `"${trigram}"`).join(" OR ");
-      const wordSwaps = swaps.get(folded)!;
-      const { rows } = await sql<{ folded: string | null; word: string }>`
-        select * from (
-          select ${folded} as folded, w.word from search_word_trigrams t join search_words w on w.id = t.rowid
-          where t.search_word_trigrams match ${anyTrigram} and w.workspace_id = ${workspaceId}
-          order by t.rank limit ${candidatesRead}
-        )
-        ${wordSwaps.length ? sql`union all select null, word from search_words where workspace_id = ${workspaceId} and word in (${sql.join(wordSwaps)})` : sql``}`.execute(db);
-      found(rows);
-    }
-  } else {
-    // pg_trgm: `%` (similarity of at least 0.3) through the GIN index, the most alike first.
-    const { rows } = await sql<{ folded: string | null; word: string }>`
-      select q.folded, c.word from unnest(${corrected.map(({ folded }) => folded)}::text[]) as q(folded)
-      cross join lateral (
-        select word from search_words where workspace_id = ${workspaceId} and word % q.folded
-        order by similarity(word, q.folded) desc, word limit ${candidatesRead}
-      ) c
-      union all
-      select null, word from search_words where workspace_id = ${workspaceId} and word = any(${[...new Set([...swaps.values()].flat())]}::text[])`.execute(db);
-    found(rows);
-  }
+  const candidates = corrected.map(({ folded }) => {
+    const typos = typosAllowed(folded);
+    const length = [...folded].length;
+    const { pieces, whole } = piecesOf(folded, typos);
+    const enough = choices(pieces, whole);
+    return dialect === "sqlite"
+      ? sql`select ${folded} as folded, w.word from search_word_trigrams t join search_words w on w.id = t.rowid
+            where t.search_word_trigrams match ${enough.map((choice) => `(${choice.map((piece) => `"${piece}"`).join(" AND ")})`).join(" OR ")}
+              and w.workspace_id = ${workspaceId} and length(w.word) between ${length - typos} and ${length + typos}`
+      : sql`select ${folded}::text as folded, word from search_words
+            where workspace_id = ${workspaceId} and char_length(word) between ${length - typos} and ${length + typos}
+              and (${sql.join(
+                enough.map((choice) => sql`(${sql.join(choice.map((piece) => sql`word like ${likePattern(piece)}`), sql` and `)})`),
+                sql` or `,
+              )})`;
+  });
+  const swaps = [...new Set(corrected.flatMap(({ folded }) => swapsOf(folded)))];
+  const swapped = sql`select ${dialect === "sqlite" ? sql`null` : sql`null::text`} as folded, word from search_words where workspace_id = ${workspaceId} and word in (${sql.join(swaps)})`;
+  const { rows } = await sql<{ folded: string | null; word: string }>`${sql.join(swaps.length ? [...candidates, swapped] : candidates, sql` union all `)}`.execute(db);
+  const existingSwaps = new Set(rows.filter((row) => row.folded === null).map((row) => row.word));
   for (const word of corrected) {
-    word.closeWords = closeWordsOf(word.folded, alike.get(word.folded) ?? [], swaps.get(word.folded)!.filter((swap) => swapped.has(swap)));
+    const own = rows.filter((row) => row.folded === word.folded).map((row) => row.word);
+    word.closeWords = closeWordsOf(word.folded, [...own, ...swapsOf(word.folded).filter((swap) => existingSwaps.has(swap))]);
   }
   return words;
 }
