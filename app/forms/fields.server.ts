@@ -65,11 +65,14 @@ export function multiLineText({ max, empty, trim = true }: { max: number; empty?
 }
 
 /**
- * A free-text query parameter (a search box): trimmed and cut to `max` characters. `problem` says
- * why it cannot be used, for the page to show at its field; the page then searches for nothing.
+ * A free-text query parameter (a search box): trimmed and cut to `max` characters, never between the
+ * two halves of one (a long query is not refused for half an emoji that the cut made). `problem`
+ * says why it cannot be used, for the page to show at its field; the page then searches for nothing.
  */
 export function queryText(params: URLSearchParams, name: string, max: number): { value: string; problem?: string } {
-  const value = (params.get(name) ?? "").trim().slice(0, max);
+  const text = (params.get(name) ?? "").trim();
+  const halvesCut = /[\ud800-\udbff]/.test(text.charAt(max - 1)) && /[\udc00-\udfff]/.test(text.charAt(max));
+  const value = text.slice(0, halvesCut ? max - 1 : max);
   const problem = textProblem(value, "single");
   return problem ? { value, problem } : { value };
 }

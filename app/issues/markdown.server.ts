@@ -80,7 +80,7 @@ md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
  * `[ ] ` or `[x] ` opening a list item's first paragraph, as on GitHub. A paragraph is trimmed, so
  * a task always has text after its marker to name its checkbox.
  */
-const taskMarker = /^\[([ xX])\][ \t]+/;
+export const taskMarker = /^\[([ xX])\][ \t]+/;
 
 // A task list item's marker becomes a disabled checkbox, wrapped with the item's text in a <label>
 // so that it is named by it. Run before text_join: an escaped `\[ ]` is no task.

@@ -398,12 +398,15 @@ export async function seedWorkspace(
 }
 
 /**
- * As after any import: SQLite's full-text index, left in many small pieces (each comment re-indexes
- * its issue), is merged into one; PostgreSQL's issues, rewritten as their comments were indexed
- * (migrations/0011), are vacuumed and its statistics brought up to date. Searches then read what
- * a running instance's own upkeep (FTS5's merges, autovacuum) would leave.
+ * As after any import: SQLite's full-text indexes, left in many small pieces (each comment re-indexes
+ * its issue; each new word is indexed by its trigrams, migrations/0024), are merged into one each;
+ * PostgreSQL's issues, rewritten as their comments were indexed (migrations/0011), are vacuumed and
+ * its statistics brought up to date. Searches then read what a running instance's own upkeep (FTS5's
+ * merges, autovacuum) would leave.
  */
 async function tidyAfterBulkLoad({ db, dialect }: DatabaseHandle) {
-  if (dialect === "sqlite") await sql`insert into search_index (search_index) values ('optimize')`.execute(db);
-  else await sql`vacuum analyze`.execute(db);
+  if (dialect === "sqlite") {
+    await sql`insert into search_index (search_index) values ('optimize')`.execute(db);
+    await sql`insert into search_word_trigrams (search_word_trigrams) values ('optimize')`.execute(db);
+  } else await sql`vacuum analyze`.execute(db);
 }

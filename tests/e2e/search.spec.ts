@@ -5,14 +5,14 @@ test.describe("search", () => {
   // Each journey signs up (scrypt at N=2^17, docs/product.md, Limits) and files several issues.
   test.describe.configure({ timeout: 90_000 });
 
-  test("search from the sidebar, see the matching words marked, open a result; a key jumps to its issue", async ({
+  test("search from the sidebar, see the matching words marked and snippets as text, find a word with a typo, open a result; a key jumps to its issue", async ({
     page,
     javaScriptEnabled,
     consoleErrors,
   }, testInfo) => {
     const { slug } = await signUpWithWorkspace(page, javaScriptEnabled, testInfo, "Sam Searcher", "Acme");
     const base = await createProject(page, javaScriptEnabled, slug, "Website", "WEB");
-    await fileIssue(page, javaScriptEnabled, base, { title: "Login page crashes on Safari", description: "Steps: open the page, press Enter." });
+    await fileIssue(page, javaScriptEnabled, base, { title: "Login page crashes on Safari", description: "## Steps\n\n1. Open **the page**\n2. Press `Enter`." });
     await fileIssue(page, javaScriptEnabled, base, { title: "Dark mode colors", description: "The LOGIN screen ignores dark mode entirely." });
     await fileIssue(page, javaScriptEnabled, base, { title: "Footer links", description: "Nothing to do with it." });
     // A comment that matches, on the third issue (over HTTP, as a script would post it).
@@ -39,12 +39,24 @@ test.describe("search", () => {
     await expect(results.first().getByRole("link")).toHaveText("Login page crashes on Safari");
     await expect(results.first().getByText("WEB-1", { exact: true })).toBeVisible();
     await expect(results.first().locator("mark")).toHaveText(["Login"]);
+    // Its snippet is the description as it reads, not its Markdown.
+    await expect(results.first().getByText("Steps Open the page Press Enter.", { exact: true })).toBeVisible();
     const dark = results.filter({ hasText: "Dark mode colors" });
     await expect(dark.getByText("WEB-2", { exact: true })).toBeVisible();
     await expect(dark.locator("mark")).toHaveText(["LOGIN"]);
     const footer = results.filter({ hasText: "Footer links" });
     await expect(footer.getByText("Same problem after the relogin, and with logins from Firefox.")).toBeVisible();
     await expect(footer.locator("mark")).toHaveText(["logins"]);
+
+    // A word with a typo finds the word meant, marked.
+    await sidebarSearch.fill("footr");
+    await sidebarSearch.press("Enter");
+    await expect(page.getByText("1 result", { exact: true })).toBeVisible();
+    await expect(results).toHaveCount(1);
+    await expect(results.first().locator("mark")).toHaveText(["Footer"]);
+    await sidebarSearch.fill("login");
+    await sidebarSearch.press("Enter");
+    await expect(page.getByText("3 results", { exact: true })).toBeVisible();
 
     // Open one.
     await dark.getByRole("link", { name: "Dark mode colors" }).click();

@@ -1,7 +1,8 @@
 /**
  * Full-text search on every database (docs/product.md, Screens /w/:workspace/search, §9 page size): what is found,
  * in which order, that the index follows every change, that a workspace sees only its own issues,
- * and that no input — quotes, operators, SQL, huge strings, any script — is an error.
+ * that words a typo away are found after the words as typed (issue 30), that snippets read as text
+ * (issue 30), and that no input — quotes, operators, SQL, huge strings, any script — is an error.
  */
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import { addComment, deleteComment, editComment } from "~/comments/comments.serv
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createIssue, type IssueFields, updateIssue } from "~/issues/issues.server";
+import { editDistance, trigramSimilarity, typosAllowed } from "~/search/close-words.server";
+import { markdownText } from "~/search/markdown-text.server";
 import {
   findIssueByKey,
   foldWord,
@@ -78,6 +81,46 @@ describe("search terms and highlights (no database)", () => {
     // An emoji at the cut is not split in half.
     const emoji = makeSnippet("🐛".repeat(200), ["x"]).snippet;
     expect(emoji.endsWith("🐛 …")).toBe(true);
+  });
+
+  it("marks the close words of a search too, whole", () => {
+    const text = "Footer and footers, not foot";
+    expect(marked(text, highlightRanges(text, ["footr"], new Set(["footer"])))).toEqual(["Footer"]);
+    expect(marked(text, highlightRanges(text, ["foot"], new Set(["footer"])))).toEqual(["Footer", "footers", "foot"]);
+    const { snippet, highlights } = makeSnippet("The FOOTER overlaps.", ["footr"], new Set(["footer"]));
+    expect(marked(snippet, highlights)).toEqual(["FOOTER"]);
+  });
+
+  it("reads Markdown as its text: the words, not the syntax", () => {
+    const read = (source: string) => markdownText(source).replace(/\s+/g, " ").trim();
+    expect(read("## Steps\n\n1. Open **/checkout**\n2. Press `Pay` in [the form](https://example.com/pay \"Pay\")\n\n```css\n.footer { color: red }\n```")).toBe(
+      "Steps Open /checkout Press Pay in the form .footer { color: red }",
+    );
+    expect(read("*one* _two_ __three__ ~~four~~ ***five***")).toBe("one two three four five");
+    expect(read("- [ ] Works with the keyboard\n- [x] Documented\n* plain item\n\n10) tenth")).toBe("Works with the keyboard Documented plain item tenth");
+    expect(read("- \\[ ] not a task")).toBe("[ ] not a task");
+    expect(read("![the footer, cut off](/w/acme/attachments/1/a.png) and ![](https://example.com/a.png)")).toBe("the footer, cut off and");
+    expect(read('<div class="note">\nSee <b>this</b> &amp; that\n</div>\n\nInline <span title="x">html</span><!-- hidden --> <script>alert(1)</script>')).toBe(
+      "See this & that Inline html alert(1)",
+    );
+    expect(read("> quoted\n\n| a | b |\n|---|---|\n| c | d |\n\nTitle\n=====\n\n---\n\nAfter")).toBe("quoted a b c d Title After");
+    expect(read("<https://example.com/x> and https://example.org")).toBe("https://example.com/x and https://example.org");
+    expect(read("[text][ref] too\n\n[ref]: https://example.com/ref")).toBe("text too");
+    expect(read("5 &lt; 6 \\*not emphasis\\* `**code**`\n\n    indented code")).toBe("5 < 6 *not emphasis* **code** indented code");
+    expect(read("Plain words only.")).toBe("Plain words only.");
+    expect(read("")).toBe("");
+  });
+
+  it("allows one typo from four letters and two from eight, none in numbers or short words", () => {
+    expect(["bug", "footr", "keyboard", "authentication", "v123", "1234", "ошибко", "x".repeat(41)].map(typosAllowed)).toEqual([0, 1, 2, 2, 0, 0, 1, 0]);
+    expect(editDistance("footr", "footer")).toBe(1);
+    expect(editDistance("teh", "the")).toBe(1);
+    expect(editDistance("foter", "footr")).toBe(2);
+    expect(editDistance("", "abc")).toBe(3);
+    expect(editDistance("ошибко", "ошибка")).toBe(1);
+    expect(editDistance("🐛a", "🐛b")).toBe(1);
+    expect(trigramSimilarity("footr", "footer")).toBeCloseTo(4 / 9);
+    expect(trigramSimilarity("footer", "footer")).toBe(1);
   });
 
   it("reads issue keys in any case", () => {
@@ -193,8 +236,139 @@ describe.each(testDialects)("search on %s", (dialect) => {
     expect(await keys("authent")).toHaveLength(2);
     expect(await keys("auth tok")).toEqual([both.key]);
     expect(await keys("tokens expire")).toEqual([both.key]);
-    expect(await keys("thentication")).toEqual([]);
+    expect(await keys("hentication")).toEqual([]);
     expect(await keys("authentication missing")).toEqual([]);
+  });
+
+  it("finds words a typo away, ranked after every issue with the words as typed", async () => {
+    const inTitle = await file(web, "Footer links are broken", "Seen on every page.");
+    const inDescription = await file(api, "Layout", "The footer is gray on the checkout.");
+    const misspelt = await file(web, "Foter misaligned", "");
+    const typedAsSearched = await file(web, "Spelling", "");
+    await comment(typedAsSearched.id, "Someone wrote footr here.");
+    await file(web, "Unrelated", "Nothing to see.");
+
+    // The words as typed first, then close words ("foter", "footr"): a close word in a title stays
+    // below the word in a description.
+    expect(await keys("footer")).toEqual([inTitle.key, inDescription.key, misspelt.key, typedAsSearched.key]);
+    expect((await search("footer")).total).toBe(4);
+    // "footr": the issue with the word as typed first, even in a comment; then those with "footer"
+    // ("foter" is two edits away).
+    expect(await keys("footr")).toEqual([typedAsSearched.key, inTitle.key, inDescription.key]);
+    expect(await keys("footr links")).toEqual([inTitle.key]);
+    expect(await keys("FOOTR broken")).toEqual([inTitle.key]);
+    expect(await keys("footr nothing")).toEqual([]);
+
+    const found = await search("footr");
+    const title = found.results.find((r) => r.id === inTitle.id)!;
+    expect(marked(title.title, title.titleHighlights)).toEqual(["Footer"]);
+    const description = found.results.find((r) => r.id === inDescription.id)!;
+    expect(description.snippet).toBe("The footer is gray on the checkout.");
+    expect(marked(description.snippet, description.snippetHighlights)).toEqual(["footer"]);
+    const typed = found.results.find((r) => r.id === typedAsSearched.id)!;
+    expect(marked(typed.snippet, typed.snippetHighlights)).toEqual(["footr"]);
+  });
+
+  it("corrects words of every script and accent, of titles, descriptions and comments as they change", async () => {
+    const cyrillic = await file(web, "Ошибка входа", "");
+    const cafe = await file(web, "Café menu", "");
+    const issue = await file(api, "Original", "");
+    const swapped = await file(api, "Steps to reproduce", "");
+    expect(await keys("ошипка")).toEqual([cyrillic.key]);
+    // Two letters swapped across the middle of the word; a letter changed in a short word.
+    expect(await keys("stpes")).toEqual([swapped.key]);
+    const pedal = await file(api, "Foot pedal", "");
+    expect(await keys("fxot")).toEqual([pedal.key]);
+    // Typos at either end, and two in a long word.
+    const login = await file(api, "Authentication fails", "");
+    expect(await keys("xuthentication")).toEqual([login.key]);
+    expect(await keys("authenticatiox")).toEqual([login.key]);
+    expect(await keys("athentcation")).toEqual([login.key]);
+    expect(await keys("xuthenticatiox")).toEqual([login.key]);
+    expect(await keys("xxthenticatiox")).toEqual([]);
+    expect(await keys("caffe")).toEqual([cafe.key]);
+    expect(await keys("dirigble")).toEqual([]);
+    const commentId = await comment(issue.id, "A dirigible, seen twice.");
+    expect(await keys("dirigble")).toEqual([issue.key]);
+    await editComment(db, { project: api, issueId: issue.id, commentId, actorId: ada, body: "An ornithopter instead.", now: t0 });
+    expect(await keys("ornitopter")).toEqual([issue.key]);
+    const saved = await updateIssue(db, { project: api, issueId: issue.id, actorId: ada, version: issue.version, changes: { description: "A zeppelin, too." }, now: t0 });
+    expect(saved).toMatchObject({ ok: true });
+    expect(await keys("zepelin")).toEqual([issue.key]);
+    // A word no issue has any more finds nothing, though the vocabulary keeps it.
+    await deleteComment(db, { project: api, issueId: issue.id, commentId, actorId: ada, canDeleteAny: false, now: t0 });
+    expect(await keys("ornitopter")).toEqual([]);
+  });
+
+  it("takes short words, numbers and other workspaces' words as typed", async () => {
+    await file(web, "Bug in 1234", "");
+    const theirs = await file(foreign, "Footer elsewhere", "");
+    expect(await keys("bgu")).toEqual([]);
+    expect(await keys("1235")).toEqual([]);
+    expect(await keys("footr")).toEqual([]);
+    expect(await keys("footr", other)).toEqual([theirs.key]);
+  });
+
+  it("pages through the words as typed, then the close words, every issue once", async () => {
+    const now = t0.toISOString();
+    const issues = (from: number, description: string) =>
+      Array.from({ length: 60 }, (_, i) => ({
+        project_id: web.id,
+        number: from + i,
+        title: `Bulk issue ${from + i}`,
+        description,
+        status: "backlog" as const,
+        created_at: now,
+        updated_at: now,
+      }));
+    await db.insertInto("issues").values([...issues(1, "the keyboard"), ...issues(61, "the keybaord")]).execute();
+    const pages = [await search("keyboard", 1), await search("keyboard", 2), await search("keyboard", 3)];
+    expect(pages.map((p) => [p.results.length, p.total, p.pageCount])).toEqual([
+      [50, 120, 3],
+      [50, 120, 3],
+      [20, 120, 3],
+    ]);
+    const numbers = pages.flatMap((p) => p.results.map((r) => r.number));
+    expect(new Set(numbers).size).toBe(120);
+    // Every issue with "keyboard" before every issue with only "keybaord".
+    expect(numbers.slice(0, 60).every((n) => n <= 60)).toBe(true);
+    const [close] = pages[2]!.results;
+    expect(marked(close!.snippet, close!.snippetHighlights)).toEqual(["keybaord"]);
+  });
+
+  it("shows snippets as the text reads, without Markdown, the matching words marked", async () => {
+    const markdown = await file(
+      web,
+      "Checkout broken",
+      '## Steps\n\n1. Open **/checkout**\n2. Press `Pay` in [the form](https://example.com/form)\n\n```css\n.footer { color: red }\n```\n\n<b>Seen</b> under the footer &amp; header.',
+    );
+    const [hit] = (await search("footer")).results;
+    expect(hit!.id).toBe(markdown.id);
+    expect(hit!.snippet).toBe("Steps Open /checkout Press Pay in the form .footer { color: red } Seen under the footer & header.");
+    expect(marked(hit!.snippet, hit!.snippetHighlights)).toEqual(["footer", "footer"]);
+
+    // A word only in a link's URL is not in the text: the snippet comes from the comment that has it.
+    const linked = await file(web, "Payment", "See [the notes](https://example.com/zeppelin) first.");
+    await comment(linked.id, "> The **zeppelin** page, [again](https://example.com).");
+    const [viaComment] = (await search("zeppelin")).results;
+    expect(viaComment!.snippet).toBe("The zeppelin page, again.");
+    expect(marked(viaComment!.snippet, viaComment!.snippetHighlights)).toEqual(["zeppelin"]);
+
+    // A title match shows the description's beginning, as text.
+    const titled = await file(web, "Quokka sighting", "- [ ] **Check** the _logs_\n- [x] Done");
+    const [head] = (await search("quokka")).results;
+    expect(head!.id).toBe(titled.id);
+    expect(head!.snippet).toBe("Check the logs Done");
+    expect(head!.snippetHighlights).toEqual([]);
+
+    // Far into a long description: the snippet is around the match, cut with "…".
+    const long = await file(api, "Long read", `${"Filler words here. ".repeat(2_000)}\n\nThe **wombat** was found.\n\n${"More words. ".repeat(800)}`);
+    const [far] = (await search("wombat")).results;
+    expect(far!.id).toBe(long.id);
+    expect(far!.snippet.startsWith("… ")).toBe(true);
+    expect(far!.snippet.endsWith(" …")).toBe(true);
+    expect(far!.snippet).toContain("The wombat was found.");
+    expect(marked(far!.snippet, far!.snippetHighlights)).toEqual(["wombat"]);
   });
 
   it("finds an issue whose words are spread over its title, description and comments, and snippets a matching comment", async () => {
@@ -476,6 +650,9 @@ describe.each(testDialects)("the search migration on %s", (dialect) => {
       expect((await found("legacy")).results.map((r) => r.id)).toEqual([issue.id]);
       expect((await found("archaeology")).results.map((r) => r.id)).toEqual([issue.id]);
       expect((await found("buried")).results).toEqual([]);
+      // Their words are corrected too.
+      expect((await found("archaeolgy")).results.map((r) => r.id)).toEqual([issue.id]);
+      expect((await found("legasy")).results.map((r) => r.id)).toEqual([issue.id]);
     } finally {
       await handle.db.destroy();
       await database.drop();

@@ -126,7 +126,10 @@ export default function Search({ loaderData, params }: Route.ComponentProps) {
         </section>
       ) : (
         <PageBody>
-          <p className="text-zinc-700 dark:text-zinc-300">Search finds issues by the words of their titles, descriptions and comments, in every project of this workspace.</p>
+          <p className="text-zinc-700 dark:text-zinc-300">
+            Search finds issues by the words of their titles, descriptions and comments, in every project of this workspace; a word with a typo finds the word meant too,
+            after the issues with the words as typed.
+          </p>
           <p className="mt-1 text-zinc-600 dark:text-zinc-400">Type words to find, or an issue key like WEB-42 to open that issue.</p>
         </PageBody>
       )}
