@@ -6,7 +6,7 @@ const chunkBytes = 256 * 1024;
 
 /**
  * A file's bytes move from its `attachments` row to rows of 256 KiB in `attachment_chunks`
- * (decision record 025), so that neither storing nor serving a file needs all of it in memory.
+ * (decision record 026), so that neither storing nor serving a file needs all of it in memory.
  * The chunks of the files already kept are cut in the database itself, never read into the
  * server; then the `content` column goes.
  */

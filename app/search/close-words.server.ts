@@ -1,15 +1,15 @@
 import { sql } from "kysely";
 import type { DatabaseHandle } from "~/db/database.server";
 
-// Typo tolerance (docs/decisions/025-typo-tolerant-search.md): the words of a workspace a typo or two
-// away from a query's word, from its vocabulary (migrations/0024), for searchIssues to look for too.
+// Typo tolerance (docs/decisions/029-typo-tolerant-search.md): the words of a workspace a typo or two
+// away from a query's word, from its vocabulary (migrations/0026), for searchIssues to look for too.
 
 /** A word of the query, and the words of the workspace a typo or two away from it (folded). */
 export type QueryWord = { term: string; folded: string; closeWords: readonly string[] };
 
 /** Query words shorter than this are taken as typed: too many short words are a letter apart. */
 const shortestCorrected = 4;
-/** The vocabulary keeps words up to this long (migrations/0024). */
+/** The vocabulary keeps words up to this long (migrations/0026). */
 const longestCorrected = 40;
 /** Close words searched for per query word, the closest first. */
 const closeWordsSearched = 10;
@@ -120,7 +120,7 @@ function closeWordsOf(folded: string, candidates: Iterable<string>): string[] {
 }
 
 /**
- * The query's words, each with its close words: the workspace's words (migrations/0024) of about its
+ * The query's words, each with its close words: the workspace's words (migrations/0026) of about its
  * length that have enough of its pieces (piecesOf) or are it with two neighbours swapped, kept when a
  * typo or two away (closeWordsOf). One query on either database: the trigram index finds the
  * pieces (FTS5's trigram tokenizer on SQLite, pg_trgm's LIKE on PostgreSQL).

@@ -248,7 +248,7 @@ async function findHits({ db, dialect }: DatabaseHandle, workspaceId: number, wo
  * (docs/product.md, Screens): every word must match (as a word or the start of one), case and Latin
  * accents ignored, wherever in the issue it is (migrations/0011); titles rank above descriptions and
  * comments. After those, the issues that match only when a word is read as one of the workspace's
- * words a typo or two away from it ("footr" finds "footer"; migrations/0024). The snippet is the text
+ * words a typo or two away from it ("footr" finds "footer"; migrations/0026). The snippet is the text
  * as it reads (no Markdown), from the description if it matches, else from the first matching
  * comment. Any input is safe: only the query's words and the workspace's own words reach the
  * database, as bound parameters; a query without words finds nothing.

@@ -399,7 +399,7 @@ export async function seedWorkspace(
 
 /**
  * As after any import: SQLite's full-text indexes, left in many small pieces (each comment re-indexes
- * its issue; each new word is indexed by its trigrams, migrations/0024), are merged into one each;
+ * its issue; each new word is indexed by its trigrams, migrations/0026), are merged into one each;
  * PostgreSQL's issues, rewritten as their comments were indexed (migrations/0011), are vacuumed and
  * its statistics brought up to date. Searches then read what a running instance's own upkeep (FTS5's
  * merges, autovacuum) would leave.

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { Dialect } from "~/db/database.server";
 
 /**
- * Typo tolerance (docs/decisions/025-typo-tolerant-search.md): each workspace's vocabulary, the
+ * Typo tolerance (docs/decisions/029-typo-tolerant-search.md): each workspace's vocabulary, the
  * distinct words of its issues' titles, descriptions and comments as the search index has them
  * (folded), in `search_words`, with a trigram index to find the words that may be a typo away from
  * a query's word ("footr" → "footer": app/search/close-words.server.ts). A search then also looks for
