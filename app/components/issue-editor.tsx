@@ -106,34 +106,24 @@ export function DescriptionEditor({
           Description
         </label>
         <div role="group" aria-label="Description view" className="flex items-center gap-1">
-          <button
-            type="submit"
-            name="intent"
-            value="write"
-            aria-pressed={tab === "write"}
-            className={tabClass}
-            onClick={(event) => {
-              event.preventDefault();
-              setTab("write");
-              textarea.current?.focus();
-            }}
-          >
-            Write
-          </button>
-          <button
-            type="submit"
-            name="intent"
-            value="preview"
-            aria-pressed={tab === "preview"}
-            className={tabClass}
-            onClick={(event) => {
-              event.preventDefault();
-              setTab("preview");
-              void preview.submit({ intent: "preview", description: textarea.current?.value ?? "" }, { method: "post" });
-            }}
-          >
-            Preview
-          </button>
+          {(["write", "preview"] as const).map((view) => (
+            <button
+              key={view}
+              type="submit"
+              name="intent"
+              value={view}
+              aria-pressed={tab === view}
+              className={tabClass}
+              onClick={(event) => {
+                event.preventDefault();
+                setTab(view);
+                if (view === "write") textarea.current?.focus();
+                else void preview.submit({ intent: "preview", description: textarea.current?.value ?? "" }, { method: "post" });
+              }}
+            >
+              {view === "write" ? "Write" : "Preview"}
+            </button>
+          ))}
         </div>
       </div>
       <FileDropZone {...uploads}>

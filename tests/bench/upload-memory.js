@@ -10,12 +10,12 @@
  * PostgreSQL the server of TEST_DATABASE_URL (or postgres://postgres@127.0.0.1:5432/postgres) gets
  * a database of its own, dropped afterwards.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { createDemoDatabase, demoWorkspace, largestDemoProject, productionNodeFlags, queryDemoDatabase, repoRoot, signIn } from "../tools/demo-instance.js";
+import { createDemoDatabase, demoWorkspace, largestDemoProject, queryDemoDatabase, repoRoot, signIn, startDemoServer } from "../tools/demo-instance.js";
 
 const { values } = parseArgs({
   options: {
@@ -24,7 +24,6 @@ const { values } = parseArgs({
     forms: { type: "string", default: "4" },
     files: { type: "string", default: "10" },
     "file-mib": { type: "string", default: "10" },
-    port: { type: "string", default: "0" },
   },
 });
 const forms = Number(values.forms);
@@ -49,35 +48,6 @@ function rssSampler(pid) {
   };
 }
 
-/** @param {Record<string, string>} env */
-async function startServer(env) {
-  const port = Number(values.port) || 41700 + Math.floor(Math.random() * 100);
-  const child = spawn(process.execPath, [...productionNodeFlags(), "server.js"], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}: ${stderr}`);
-    if (await fetch(`${url}/readyz`).then((response) => response.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error("The server did not become ready in 60 s");
-    await sleep(100);
-  }
-  return {
-    url,
-    pid: /** @type {number} */ (child.pid),
-    stderr: () => stderr,
-    async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 /** One form of `filesPerForm` files of noise, to an issue's attach form. @param {string} url @param {string} cookie @param {string} issuePath @param {Buffer} bytes */
 async function sendForm(url, cookie, issuePath, bytes) {
   const form = new FormData();
@@ -92,12 +62,12 @@ async function main() {
   const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const database = await createDemoDatabase(/** @type {"sqlite" | "postgres"} */ (values.dialect), adminUrl);
   const env = { ...database.env, ATTACHMENT_WORKSPACE_MAX_BYTES: String(10 * 1024 ** 3) };
-  /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
+  /** @type {Awaited<ReturnType<typeof startDemoServer>> | undefined} */
   let server;
   try {
     const seeded = spawnSync(process.execPath, ["server.js", "seed", "--workspace", demoWorkspace, "--issues", "20"], { cwd: root, env: { PATH: process.env.PATH, ...env }, encoding: "utf8" });
     if (seeded.status !== 0) throw new Error(`Seeding failed: ${seeded.stderr}`);
-    const running = await startServer(env);
+    const running = await startDemoServer(env, { root });
     server = running;
     const cookie = await signIn(running.url);
     const project = await largestDemoProject(env);

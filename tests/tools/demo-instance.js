@@ -139,13 +139,15 @@ function freePort() {
 /**
  * The production server as an operator runs it, on a free port, without per-request logs (they
  * would cost time).
- * @param {Record<string, string>} env @param {{ nodeOptions?: string[] }} [options] Node's own flags (`--cpu-prof`, say)
+ * @param {Record<string, string>} env
+ * @param {{ nodeOptions?: string[], root?: string }} [options] Node's own flags (`--cpu-prof`, say); the
+ *   checkout (built) whose server runs, to compare two commits in one run
  * @returns {Promise<DemoServer>}
  */
 export async function startDemoServer(env, options = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [...productionNodeFlags(), ...(options.nodeOptions ?? []), "server.js"], {
-    cwd: repoRoot,
+    cwd: options.root ?? repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
