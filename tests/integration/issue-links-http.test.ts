@@ -148,7 +148,7 @@ describe("sub-issues and relations over HTTP", () => {
     it("adds 'blocked by', shown on both issues, and marks the blocked issue on the list and the board until the blocker closes", async () => {
       must(await post("/w/acme/p/WEB/issues/4", { intent: "add-relation", type: "blocked_by", target: "WEB-2" }), 302, "blocked by");
       const blocked = visible((await get("/w/acme/p/WEB/issues/4")).body);
-      expect(propertyRow(blocked, "Relations")).toMatch(/Blocked by<\/span><a[^>]*href="\/w\/acme\/p\/WEB\/issues\/2"/);
+      expect(propertyRow(blocked, "Relations")).toMatch(/Blocked by<\/span><ul aria-label="Blocked by"><li><a[^>]*href="\/w\/acme\/p\/WEB\/issues\/2"/);
       expect(said(blocked)).toContain("marked it as blocked by WEB-2");
       const blocker = visible((await get("/w/acme/p/WEB/issues/2")).body);
       expect(propertyRow(blocker, "Relations")).toContain("Blocks");
