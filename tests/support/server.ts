@@ -28,7 +28,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * Spawns the production server (`node server.js`) as an operator would, with its memory flags given
- * (so that it runs as one process on any Node) or with `nodeFlags` instead.
+ * (so that it starts once, not again with them) or with `nodeFlags` instead.
  */
 export function spawnServer(env: Record<string, string | undefined>, { nodeFlags = productionNodeFlags() }: { nodeFlags?: string[] } = {}) {
   if (!existsSync(path.join(repoRoot, "build/server/index.js"))) {
