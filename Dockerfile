@@ -1,11 +1,14 @@
 # Cairn on a Node LTS slim image: built in one stage, run as the unprivileged `node` user in another.
 # Node 26, the Active LTS (supported until April 2029) and the line of the Node that `npm ci` brings
 # where a machine's own is older (node-runtime.js), so the one CI runs the whole suite on (.ci/run).
-# No compiler: better-sqlite3 ships prebuilt Node-API binaries.
 FROM node:26-trixie-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json node-runtime.js ./
-RUN npm ci --no-audit --no-fund
+COPY package.json package-lock.json ./
+# No compiler and no install scripts: better-sqlite3 ships prebuilt Node-API binaries (from a lock
+# file, an npm older than 11.16 would run node-gyp for it all the same, which needs Python: npm/cli
+# issue 9837), esbuild's binary is its platform's optional dependency, and this Node needs none
+# brought (node-runtime.js).
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
