@@ -15,11 +15,8 @@ describe("the Node runtimes", () => {
     for (const version of ["20.20.2", "22.21.9", "22.12.0", "23.11.0", "25.9.0", "27.0.0"]) expect(supportsNode(version), version).toBe(false);
   });
 
-  it("brings a supported Node, and the tests run on a supported one", () => {
+  it("brings a supported Node", () => {
     expect(supportsNode(broughtNodeVersion)).toBe(true);
-    // npm's scripts run on the brought Node where the machine's is older, and on the machine's
-    // otherwise, which must then be supported.
-    expect(supportsNode(process.versions.node)).toBe(true);
   });
 
   // Docker has no engine on CI machines, so the image is never built there: this keeps it honest.
