@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { tallyStatementPrepared } from "./query-tally.server";
 
-// Named prepared statements on PostgreSQL (docs/decisions/030-postgres-named-statements.md): a query
+// Named prepared statements on PostgreSQL (docs/decisions/031-postgres-named-statements.md): a query
 // Kysely runs with parameters, outside a transaction, is parsed once per connection and then only
 // bound and executed.
 
 /**
  * Named statements one connection keeps (pg never deallocates them): about four times the distinct
- * statements 78 varied page requests ran (decision record 030). A connection that would need more
+ * statements 78 varied page requests ran (decision record 031). A connection that would need more
  * is closed when released, and the pool opens a fresh one.
  */
 export const statementsPerConnection = 200;

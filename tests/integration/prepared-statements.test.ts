@@ -1,7 +1,7 @@
 /**
  * Prepared statements (issue 31): a request that repeats one already served has the database
  * prepare (parse) nothing anew, on SQLite (better-sqlite3's statements, cached by SQL text) and on
- * PostgreSQL (named statements per connection, docs/decisions/030-postgres-named-statements.md);
+ * PostgreSQL (named statements per connection, docs/decisions/031-postgres-named-statements.md);
  * and on PostgreSQL, what could go wrong with statements kept on the server does not: a migration
  * that changes a statement's columns, a connection that has prepared its share, a server that
  * forgets them.
