@@ -27,8 +27,8 @@ export default defineConfig([
       "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
     },
     rules: {
-      // Modules depend one way. `import type` is not counted (it is gone at run time); farm-studio's
-      // `look` shows type-only circles too.
+      // Modules depend one way (decision record 030). The rule does not count `import type`, which is
+      // gone at run time; there are no type-only circles either.
       "import-x/no-cycle": "error",
 
       // Typed rules: only these few, about promises, where a slip is a real bug (a rejection nobody
