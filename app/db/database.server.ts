@@ -50,7 +50,7 @@ function postgresTypes(driver: typeof pg): pg.CustomTypesConfig {
       if (oid === builtins.NUMERIC) return (value: string) => Number(value);
       return driver.types.getTypeParser(oid, format);
     },
-  } as pg.CustomTypesConfig;
+  };
 }
 
 /**
@@ -62,7 +62,7 @@ class SqliteMigrationLockAdapter extends SqliteAdapter {
     return true;
   }
 
-  override async acquireMigrationLock(db: Kysely<any>, options: { lockTable: string; lockRowId: string }) {
+  override async acquireMigrationLock(db: Kysely<unknown>, options: { lockTable: string; lockRowId: string }) {
     await sql`update ${sql.table(options.lockTable)} set is_locked = 1 where id = ${options.lockRowId}`.execute(db);
   }
 }
@@ -164,7 +164,7 @@ export function openDatabase(options: {
   const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
   // First, so that the others wait for a process that is setting up the same file.
   sqlite.pragma("busy_timeout = 5000");
-  useWriteAheadLog(sqlite);
+  turnOnWriteAheadLog(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // A deleted row's pages are overwritten with zeros rather than left in the file's free pages: a
@@ -181,7 +181,7 @@ export function openDatabase(options: {
  * for; a new file's switch waits for another process that is creating or migrating the same file,
  * up to a minute (several instances starting together on a busy machine), not only busy_timeout's 5 s.
  */
-function useWriteAheadLog(sqlite: SQLite.Database) {
+function turnOnWriteAheadLog(sqlite: SQLite.Database) {
   for (let attempt = 1; ; attempt++) {
     try {
       if (sqlite.pragma("journal_mode", { simple: true }) !== "wal") sqlite.pragma("journal_mode = WAL");
