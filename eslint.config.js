@@ -27,7 +27,7 @@ export default defineConfig([
       "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
     },
     rules: {
-      // Modules depend one way (decision record 030). The rule does not count `import type`, which is
+      // Modules depend one way (decision record 032). The rule does not count `import type`, which is
       // gone at run time; there are no type-only circles either.
       "import-x/no-cycle": "error",
 

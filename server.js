@@ -29,6 +29,8 @@ function missingMemoryFlags() {
  * @returns {never}
  */
 function startAgainWith(flags) {
+  // Every supported Node has it on Linux and macOS; Windows has none.
+  if (!process.execve) throw new Error("Starting again with the memory flags needs process.execve (Node 22.15 or later, not on Windows).");
   return process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)]);
 }
 
