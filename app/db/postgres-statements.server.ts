@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import type { PostgresPool, PostgresPoolClient } from "kysely";
 import { tallyStatementPrepared } from "./query-tally.server";
 
 // Named prepared statements on PostgreSQL (docs/decisions/031-postgres-named-statements.md): a query
@@ -13,16 +14,6 @@ import { tallyStatementPrepared } from "./query-tally.server";
  */
 export const statementsPerConnection = 200;
 
-/** The subset of pg's pool that Kysely's PostgresDialect uses. */
-export type StatementPool = {
-  connect(): Promise<StatementClient>;
-  end(): Promise<void>;
-};
-
-type StatementClient = {
-  query(...args: any[]): any;
-  release(): void;
-};
 
 /** Per connection: the names it has prepared, and whether it is to be closed once released. */
 type Prepared = { names: Set<string>; full: boolean };
@@ -50,14 +41,14 @@ const isUnkeptStatement = (error: unknown) => postgresError(error).code === "260
  * name; when the server turns out not to keep a connection's statements, naming stops for the pool
  * (`onUnkeptStatements` is told) and the statement runs unnamed.
  */
-export function withNamedStatements(pool: pg.Pool, onUnkeptStatements: (error: Error) => void = () => {}): StatementPool {
-  const clients = new WeakMap<pg.PoolClient, StatementClient>();
+export function withNamedStatements(pool: pg.Pool, onUnkeptStatements: (error: Error) => void = () => {}): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   // Bumped when a migration changed a statement's result type: every statement gets a new name.
   let generation = 0;
   let naming = true;
   const nameOf = (text: string) => `cairn_${generation}_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`;
 
-  function wrap(client: pg.PoolClient): StatementClient {
+  function wrap(client: pg.PoolClient): PostgresPoolClient {
     const prepared: Prepared = { names: new Set(), full: false };
     const unnamed = (text: string, values: unknown[]) => {
       tallyStatementPrepared();
@@ -89,7 +80,8 @@ export function withNamedStatements(pool: pg.Pool, onUnkeptStatements: (error: E
         throw error;
       }
     }
-    return {
+    // Kysely calls query with a SQL text and its values, or with a cursor (a Submittable).
+    const wrapped = {
       query(text: unknown, values?: unknown[]) {
         if (typeof text !== "string") return client.query(text as pg.Submittable);
         if (naming && values?.length && client.getTransactionStatus() === "I") return named(text, values);
@@ -99,6 +91,7 @@ export function withNamedStatements(pool: pg.Pool, onUnkeptStatements: (error: E
         client.release(prepared.full);
       },
     };
+    return wrapped as unknown as PostgresPoolClient;
   }
 
   return {
