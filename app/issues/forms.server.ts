@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { uploadedFilesField } from "~/attachments/forms.server";
-import { commentBodyField, optionalCommentBodyField } from "~/comments/forms.server";
+import { uploadedFilesField } from "~/attachments/attachments.server";
+import { commentBodyField, optionalCommentBodyField } from "~/comments/comments.server";
 import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
-import { keepAssignee, maxBulkIssues } from "./bulk-choice";
+import { keepAssignee } from "./bulk-choice";
+import { maxBulkIssues } from "./bulk-edit.server";
 import { priorities, statuses } from "./issue-fields";
 import { relationChoices } from "./issue-links";
 

@@ -7,6 +7,7 @@ import {
   fact,
   fileIssue,
   issueDetail,
+  nextPost,
   open,
   openEditIssue,
   propertyButton,
