@@ -3,10 +3,14 @@
 // through Vite with hot reload.
 // `node server.js backup [FILE]` makes an online copy of the embedded database instead, and
 // `node server.js seed [--workspace SLUG] [--issues COUNT]` fills the database with a demo workspace.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { memoryFlags } from "./memory-flags.js";
+import { exitUnlessSupportedNode } from "./node-runtime.js";
+
+// better-sqlite3 crashes on older Node: say so instead.
+exitUnlessSupportedNode();
 
 /** A flag's name as V8 reads it (`--max_semi_space_size=8` names the same flag). @param {string} flag */
 const flagName = (flag) => flag.split("=")[0]?.replaceAll("_", "-");
@@ -20,22 +24,14 @@ function missingMemoryFlags() {
 /**
  * The memory budget's flags take effect only when Node starts with them (v8.setFlagsFromString comes
  * too late for the young generation: decision record 015), so the server, started without them,
- * starts again with them: in place where Node can (process.execve, Node 22.15 and later), or else as
- * a child whose signals this process passes on and whose end it reports as its own.
+ * starts again with them, in place: the same process, PID and signals.
  * @param {string[]} flags
+ * @returns {never}
  */
 function startAgainWith(flags) {
-  const args = [...flags, ...process.execArgv, ...process.argv.slice(1)];
-  const { execve } = /** @type {{ execve?: (file: string, args: string[]) => never }} */ (process);
-  if (execve) execve.call(process, process.execPath, [process.execPath, ...args]);
-  const child = spawn(process.execPath, args, { stdio: "inherit" });
-  const passedOn = /** @type {const} */ (["SIGTERM", "SIGINT", "SIGHUP"]);
-  for (const signal of passedOn) process.on(signal, () => child.kill(signal));
-  child.once("exit", (code, signal) => {
-    if (signal === null) process.exit(code ?? 1);
-    for (const passed of passedOn) process.removeAllListeners(passed);
-    process.kill(process.pid, signal);
-  });
+  // Every supported Node has it on Linux and macOS; Windows has none.
+  if (!process.execve) throw new Error("Starting again with the memory flags needs process.execve (Node 22.15 or later, not on Windows).");
+  return process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)]);
 }
 
 if (process.env.NODE_ENV === "development") {

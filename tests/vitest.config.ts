@@ -1,5 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { exitUnlessSupportedNode } from "../node-runtime.js";
+
+// The tests load better-sqlite3, which crashes on older Node: say so instead.
+exitUnlessSupportedNode();
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commentBodyField } from "~/comments/comments.server";
+import { commentBodyField } from "~/comments/forms.server";
 import { maxInteger } from "~/forms/fields.server";
 import { issueFieldRules, labelLimitMessage } from "~/issues/forms.server";
 import { priorities, statuses } from "~/issues/issue-fields";

@@ -1,10 +1,10 @@
-import { z } from "zod";
 import type { AttachmentLimits } from "~/config/env.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { lockKeys } from "~/db/key-locks.server";
 import type { DB } from "~/db/schema";
-import { type AttachmentRef, recordIssueEvent } from "~/issues/issue-events.server";
-import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
+import type { AttachmentRef } from "~/issues/issue-event-types";
+import { recordIssueEvent } from "~/issues/issue-events.server";
+import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/write-scope.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
 import type { Transaction } from "kysely";
 import { fileLimitProblem, formatBytes, type ImageInText, inlineImageTypes, isPreviewable } from "./attachments";
@@ -29,15 +29,6 @@ export type AttachmentSummary = {
   uploaderName: string | null;
   createdAt: string;
 };
-
-/**
- * The files of a form (`file`, repeated). A file input left empty still sends a part, with no name
- * and no bytes: it is no file.
- */
-export const uploadedFilesField = z.preprocess(
-  (value) => [value ?? []].flat().filter((file) => !(file instanceof File && file.name === "" && file.size === 0)),
-  z.array(z.instanceof(File, { message: "Choose files to attach." })),
-);
 
 const maxFilenameLength = 200;
 

@@ -1,12 +1,7 @@
 import type { Database } from "~/db/database.server";
-import { multiLineText } from "~/forms/fields.server";
-import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/issues.server";
 import { recordIssueEvent } from "~/issues/issue-events.server";
+import { issueNotFound, type NotFound, type ProjectScope } from "~/issues/write-scope.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
-
-export const commentBodyField = multiLineText({ empty: "Write a comment.", max: 10_000 });
-/** A new comment's text, which may be empty when files come with it. */
-export const optionalCommentBodyField = multiLineText({ max: 10_000 });
 
 export type CommentChange = { ok: true } | { ok: false; status: 403 | 404; message: string };
 

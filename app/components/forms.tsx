@@ -96,7 +96,7 @@ export function SelectField({
  * The summary at the top of a rejected form: what went wrong as a whole, and how many fields need
  * fixing. A hidden field (a record's version) has nowhere to show its message, so it shows here.
  */
-export function FormSummary({ form, hiddenFields = [] }: { form: FormMetadata<any, string[]>; hiddenFields?: string[] }) {
+export function FormSummary<Schema extends Record<string, unknown>>({ form, hiddenFields = [] }: { form: FormMetadata<Schema, string[]>; hiddenFields?: string[] }) {
   const fieldErrors = Object.entries(form.allErrors).filter(([name]) => name !== form.name);
   const marked = fieldErrors.filter(([name]) => !hiddenFields.includes(name)).length;
   const messages = [...(form.errors ?? []), ...fieldErrors.filter(([name]) => hiddenFields.includes(name)).flatMap(([, errors]) => errors)];

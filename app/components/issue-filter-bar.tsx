@@ -266,7 +266,7 @@ function ToolbarMenu({
           popover="auto"
           className="menu-panel"
           onToggle={(event) => {
-            if ((event.nativeEvent as ToggleEvent).newState === "closed") setOpen(false);
+            if (event.nativeEvent.newState === "closed") setOpen(false);
           }}
         >
           {children}

@@ -8,7 +8,7 @@ import { ChoiceForm, OnDemandMenu } from "~/components/menu";
 import { issueLinkSelector } from "~/components/issue-link";
 import { BlockedMarker, ProgressMarker } from "~/components/link-markers";
 import { DueDate, RelativeTime } from "~/components/time";
-import type { IssueRowData, PersonRef } from "~/issues/issue-refs";
+import type { IssueRowData } from "~/issues/issue-refs";
 import { isClosed, issueKey, type Priority, priorities, priorityLabels, type Status, statuses, statusLabels } from "~/issues/issue-fields";
 
 /**
@@ -283,7 +283,7 @@ function PopoverPanel({ onClosed, children }: { onClosed: () => void; children: 
       popover="auto"
       className={panelClass}
       onToggle={(event) => {
-        if ((event.nativeEvent as ToggleEvent).newState === "closed") onClosed();
+        if (event.nativeEvent.newState === "closed") onClosed();
       }}
     >
       {children(() => panel.current?.hidePopover())}

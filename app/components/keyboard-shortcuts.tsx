@@ -51,7 +51,7 @@ export function KeyboardShortcuts() {
           break;
         case "c":
           if (!key) return;
-          navigate(`/w/${workspace}/p/${key}/issues/new`);
+          void navigate(`/w/${workspace}/p/${key}/issues/new`);
           break;
         case "j":
           moveThroughIssues(1);

@@ -25,6 +25,8 @@ export function MentionSuggestions({ textarea, members }: { textarea: RefObject<
   });
 
   // The textarea may be remounted (a new `key` after a save): follow whichever element the ref holds.
+  // After every render, on purpose: a ref's change causes none, and setEl runs only when it changed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (textarea.current !== el) setEl(textarea.current);
   });
@@ -81,6 +83,7 @@ export function MentionSuggestions({ textarea, members }: { textarea: RefObject<
       el.removeEventListener("blur", close);
       setOpen(null);
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `choose` reads refs alone: the listeners stay attached while typing
   }, [el, enabled]);
 
   // The textarea stays a textbox (a combobox role would hide that it is a multi-line text field):

@@ -204,7 +204,7 @@ export function OnDemandMenu({
           popover="auto"
           className={panelClass}
           onToggle={(event) => {
-            if ((event.nativeEvent as ToggleEvent).newState === "closed") setOpen(false);
+            if (event.nativeEvent.newState === "closed") setOpen(false);
           }}
         >
           {children({ close: () => panel.current?.hidePopover(), returnTo: closeHref })}

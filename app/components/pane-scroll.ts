@@ -40,5 +40,6 @@ export function usePaneScroll(pane: RefObject<HTMLElement | null>) {
     const saved = type === "POP" ? positions.get(location.key) : undefined;
     if (saved !== undefined) element.scrollTop = saved;
     else if (!first && !location.hash && !preventScrollReset) element.scrollTop = 0;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new location moves the area (above)
   }, [pane, location.key]);
 }

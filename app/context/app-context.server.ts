@@ -2,7 +2,7 @@ import { createContext } from "react-router";
 import type { Config } from "~/config/env.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
-import type { Telemetry } from "~/monitoring/otlp-export.server";
+import type { Telemetry } from "~/monitoring/telemetry.server";
 import type { Lifecycle } from "./lifecycle.server";
 
 /**

@@ -17,7 +17,8 @@ import {
   SqliteDriver,
 } from "kysely";
 import type pg from "pg";
-import { tallyQuery } from "./query-tally.server";
+import { withNamedStatements } from "./postgres-statements.server";
+import { tallyQuery, tallyStatementPrepared } from "./query-tally.server";
 import type { DB } from "./schema";
 
 export type Database = Kysely<DB>;
@@ -49,7 +50,7 @@ function postgresTypes(driver: typeof pg): pg.CustomTypesConfig {
       if (oid === builtins.NUMERIC) return (value: string) => Number(value);
       return driver.types.getTypeParser(oid, format);
     },
-  } as pg.CustomTypesConfig;
+  };
 }
 
 /**
@@ -61,7 +62,7 @@ class SqliteMigrationLockAdapter extends SqliteAdapter {
     return true;
   }
 
-  override async acquireMigrationLock(db: Kysely<any>, options: { lockTable: string; lockRowId: string }) {
+  override async acquireMigrationLock(db: Kysely<unknown>, options: { lockTable: string; lockRowId: string }) {
     await sql`update ${sql.table(options.lockTable)} set is_locked = 1 where id = ${options.lockRowId}`.execute(db);
   }
 }
@@ -97,7 +98,8 @@ const preparedStatements = 1000;
 /**
  * Kysely asks better-sqlite3 to prepare every statement anew (issue 13: 3.5–3.8 % of the issue
  * list's time). The same SQL text gets the same prepared statement back, least recently used
- * dropped first; one that is still being iterated is never handed out twice.
+ * dropped first; one that is still being iterated is never handed out twice. Each statement
+ * actually prepared is counted into the request's tally.
  */
 function withPreparedStatements(sqlite: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -112,6 +114,7 @@ function withPreparedStatements(sqlite: SQLite.Database): SqliteDatabase {
         return cached;
       }
       const statement = sqlite.prepare(sql);
+      tallyStatementPrepared();
       if (!cached) {
         cache.set(sql, statement);
         if (cache.size > preparedStatements) cache.delete(cache.keys().next().value!);
@@ -134,6 +137,8 @@ export function openDatabase(options: {
    * new ones for later queries.
    */
   onConnectionError?: (error: Error) => void;
+  /** Told when PostgreSQL turns out not to keep a connection's prepared statements (a pooler in between). */
+  onUnkeptStatements?: (error: Error) => void;
 }): DatabaseHandle {
   if (options.databaseUrl) {
     const driver = loadPostgresDriver();
@@ -153,13 +158,13 @@ export function openDatabase(options: {
     pool.on("connect", (client) => client.on("error", (error) => options.onConnectionError?.(error)));
     // The pool passes an idle connection's error on here as well: told above already.
     pool.on("error", () => {});
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: tallyQuery }), dialect: "postgres" };
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, options.onUnkeptStatements) }), log: tallyQuery }), dialect: "postgres" };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, sqliteFileName));
   // First, so that the others wait for a process that is setting up the same file.
   sqlite.pragma("busy_timeout = 5000");
-  useWriteAheadLog(sqlite);
+  turnOnWriteAheadLog(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // A deleted row's pages are overwritten with zeros rather than left in the file's free pages: a
@@ -176,7 +181,7 @@ export function openDatabase(options: {
  * for; a new file's switch waits for another process that is creating or migrating the same file,
  * up to a minute (several instances starting together on a busy machine), not only busy_timeout's 5 s.
  */
-function useWriteAheadLog(sqlite: SQLite.Database) {
+function turnOnWriteAheadLog(sqlite: SQLite.Database) {
   for (let attempt = 1; ; attempt++) {
     try {
       if (sqlite.pragma("journal_mode", { simple: true }) !== "wal") sqlite.pragma("journal_mode = WAL");

@@ -3,10 +3,11 @@ import type { LogEvent } from "kysely";
 
 /**
  * The SQL queries one request ran, and the time they took in total (overlapping ones each count);
- * and, for a GET, the lookups its loaders share (app/auth/request-memo.server.ts), kept here so that
- * a request has one AsyncLocalStorage: each one more slows down every promise of the process.
+ * how many statements the database had to prepare (parse) for them rather than reuse; and, for a
+ * GET, the lookups its loaders share (app/auth/request-memo.server.ts), kept here so that a request
+ * has one AsyncLocalStorage: each one more slows down every promise of the process.
  */
-export type QueryTally = { count: number; durationMs: number; memo?: Map<string, unknown> };
+export type QueryTally = { count: number; durationMs: number; prepared: number; memo?: Map<string, unknown> };
 
 const currentTally = new AsyncLocalStorage<QueryTally>();
 
@@ -15,7 +16,7 @@ export const currentQueryTally = (): QueryTally | undefined => currentTally.getS
 
 /** Runs `work` (and everything it starts) with queries counted into a new tally. */
 export function countingQueries<T>(work: (tally: QueryTally) => T): T {
-  const tally: QueryTally = { count: 0, durationMs: 0 };
+  const tally: QueryTally = { count: 0, durationMs: 0, prepared: 0 };
   return currentTally.run(tally, () => work(tally));
 }
 
@@ -28,4 +29,10 @@ export function tallyQuery(event: LogEvent): void {
   if (!tally) return;
   tally.count += 1;
   tally.durationMs += event.queryDurationMillis;
+}
+
+/** Told by the database's driver when it prepares a statement, in the async context of the query. */
+export function tallyStatementPrepared(): void {
+  const tally = currentTally.getStore();
+  if (tally) tally.prepared += 1;
 }

@@ -13,7 +13,7 @@ import { isApiPath } from "~/api/api-paths";
 import { reportUnexpectedError } from "~/errors/report.server";
 import { unavailableMessage } from "~/errors/route-errors.server";
 import type { Logger } from "~/logging/logger.server";
-import type { Telemetry } from "~/monitoring/otlp-export.server";
+import type { Telemetry } from "~/monitoring/telemetry.server";
 import { appContext, type AppServices, requestServices } from "~/context/app-context.server";
 import { serveBuiltAssets } from "./assets.server";
 import { compressResponses } from "./compression.server";

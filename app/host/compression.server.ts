@@ -8,8 +8,8 @@ import type { RequestHandler } from "express";
  * Here `once('drain')` removes the listener from whatever emitted the event, stream or response.
  */
 const drainOnceThroughCompression: RequestHandler = (_req, res, next) => {
-  const once = res.once.bind(res) as (event: string | symbol, listener: (...args: any[]) => void) => typeof res;
-  res.once = ((event: string | symbol, listener: (...args: any[]) => void) => {
+  const once = res.once.bind(res) as (event: string | symbol, listener: (...args: unknown[]) => void) => typeof res;
+  res.once = ((event: string | symbol, listener: (...args: unknown[]) => void) => {
     if (event !== "drain") return once(event, listener);
     const removeThenCall = function (this: NodeJS.EventEmitter, ...args: unknown[]) {
       this.removeListener("drain", removeThenCall);

@@ -105,6 +105,7 @@ export async function start(assets: { vite: ViteDevServer } | { clientDir: strin
     const database = openDatabase({
       ...config,
       onConnectionError: (error) => logger.warn({ err: error }, "PostgreSQL connection lost"),
+      onUnkeptStatements: (error) => logger.warn({ err: error }, "PostgreSQL does not keep prepared statements (a pooler in transaction mode?): each query is parsed anew"),
     });
     // Known once the migrations are done (on PostgreSQL it is kept in the database); until then only
     // the health checks answer, and they sign no cookie.

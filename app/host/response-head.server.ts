@@ -9,5 +9,5 @@ export function beforeResponseHead(res: ServerResponse, adjust: (res: ServerResp
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     if (!this.headersSent) adjust(this, typeof args[0] === "number" ? args[0] : this.statusCode);
     return writeHead.apply(this, args);
-  } as typeof res.writeHead;
+  };
 }

@@ -114,9 +114,14 @@ export function stopGracefullyOnSignals(options: {
     }
   }
 
-  // Every time, not once: a second signal must not cut the shutdown short. One can come on the heels
-  // of the first: systemd signals every process of the service, and server.js, when it runs the
-  // server as its child, passes its own on.
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  // Every time, not once: a second signal must not cut the shutdown short (SIGKILL does). One can
+  // come on the heels of the first, from a supervisor or an operator who sends it again.
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop(signal).catch((error: unknown) => {
+      logger.error({ err: error }, "Error while shutting down");
+      process.exit(1);
+    });
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 }

@@ -7,10 +7,10 @@ import type { BoardCard } from "./board-cards";
 import { boardCardCap, boardColumnCap, boardPageSize } from "./board-limits";
 import { isClosed, priorityOf, statuses } from "./issue-fields";
 import { recordIssueEvent } from "./issue-events.server";
-import { linkFlagsOfIssues } from "./issue-links.server";
+import { linkFlagsOfIssues } from "./issue-link-reads.server";
 import { applyIssueFilters, type IssueFilters, parseIssueFilters } from "./issue-list.server";
 import { type LabelRef, peopleOnce } from "./issue-refs";
-import { issueNotFound, type NotFound, type ProjectScope } from "./issues.server";
+import { issueNotFound, type NotFound, type ProjectScope } from "./write-scope.server";
 
 const noFilters = parseIssueFilters(new URLSearchParams());
 

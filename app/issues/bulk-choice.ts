@@ -1,6 +1,9 @@
 /** The Assignee menu's "No change" in a bulk edit: an empty `assigneeId` unassigns, as everywhere. */
 export const keepAssignee = "keep";
 
+/** Issues one bulk edit changes at most: a page of the list (docs/product.md, Limits). */
+export const maxBulkIssues = 50;
+
 /** The change fields of a bulk edit (SPEC.md, list `intent=bulk`). */
 export const bulkChangeFields = ["status", "priority", "assigneeId", "addLabelId", "removeLabelId"] as const;
 

@@ -2,11 +2,10 @@ import type { Database } from "~/db/database.server";
 import type { Status } from "~/db/schema";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
 import type { NotificationMail } from "~/notifications/notifications.server";
-import { issueKey, type Priority } from "./issue-fields";
-import { changesSomething, checkReferences, diffIssue, type IssueFields, type ProjectScope, readCurrentIssues, saveIssueDiff } from "./issues.server";
-
-/** Issues one bulk edit changes at most: a page of the list (docs/product.md, Limits). */
-export const maxBulkIssues = 50;
+import { maxBulkIssues } from "./bulk-choice";
+import { type IssueFields, issueKey, type Priority } from "./issue-fields";
+import { changesSomething, checkReferences, diffIssue, readCurrentIssues, saveIssueDiff } from "./issues.server";
+import type { ProjectScope } from "./write-scope.server";
 
 /** What a bulk edit sets on every issue: any of these, at least one. An `assigneeId` of null unassigns. */
 export type BulkChanges = { status?: Status; priority?: Priority; assigneeId?: number | null; addLabelId?: number; removeLabelId?: number };

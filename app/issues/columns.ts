@@ -9,7 +9,7 @@ export type Columns<Row> = { [Field in keyof Row]-?: Row[Field][] };
 export function toColumns<Row extends object>(rows: readonly Row[]): Columns<Row> {
   const fields = rows.length ? (Object.keys(rows[0]!) as (keyof Row)[]) : [];
   const columns = {} as Columns<Row>;
-  for (const field of fields) columns[field] = rows.map((row) => row[field]) as Columns<Row>[typeof field];
+  for (const field of fields) columns[field] = rows.map((row) => row[field]);
   return columns;
 }
 

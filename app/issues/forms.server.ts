@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { uploadedFilesField } from "~/attachments/attachments.server";
-import { commentBodyField, optionalCommentBodyField } from "~/comments/comments.server";
+import { uploadedFilesField } from "~/attachments/forms.server";
+import { commentBodyField, optionalCommentBodyField } from "~/comments/forms.server";
 import { idField, multiLineText, positiveIntegerField, singleLineText, textProblem } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
-import { keepAssignee } from "./bulk-choice";
-import { maxBulkIssues } from "./bulk-edit.server";
+import { keepAssignee, maxBulkIssues } from "./bulk-choice";
 import { priorities, statuses } from "./issue-fields";
 import { relationChoices } from "./issue-links";
 

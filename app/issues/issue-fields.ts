@@ -33,3 +33,14 @@ export const issueKey = (projectKey: string, number: number) => `${projectKey}-$
 /** The ways the issue list sorts, as `sort=` in its URL. */
 export const issueSorts = ["updated", "created", "priority", "due", "number"] as const;
 export type IssueSort = (typeof issueSorts)[number];
+
+/** An issue's fields as a person edits them. */
+export type IssueFields = {
+  title: string;
+  description: string;
+  status: Status;
+  priority: Priority;
+  assigneeId: number | null;
+  labelIds: number[];
+  dueDate: string | null;
+};

@@ -1,3 +1,4 @@
+import type { RelationType } from "~/db/schema";
 import type { Status } from "./issue-fields";
 
 /** The limits of sub-issues (docs/product.md, Limits). */
@@ -19,6 +20,9 @@ export const relationLabels: Record<RelationView, string> = {
   duplicate_of: "Duplicate of",
   duplicated_by: "Duplicated by",
 };
+
+/** A stored relation as its `to` issue sees it (its `from` issue sees its type). */
+export const toSideView: Record<RelationType, RelationView> = { blocks: "blocked_by", relates_to: "relates_to", duplicate_of: "duplicated_by" };
 
 /** The order the relations area lists them in: what holds the issue up first. */
 export const relationOrder: Record<RelationView, number> = { blocked_by: 0, blocks: 1, duplicate_of: 2, duplicated_by: 3, relates_to: 4 };

@@ -4,7 +4,7 @@ import type { DB, Status } from "~/db/schema";
 import { parsePositiveInteger, queryText } from "~/forms/fields.server";
 import type { LabelRef } from "./issue-refs";
 import { parseIssueRef } from "./issue-links";
-import { linkFlagsOfIssues } from "./issue-links.server";
+import { linkFlagsOfIssues } from "./issue-link-reads.server";
 import { closedStatuses, type IssueSort, issueSorts, type Priority, priorities, priorityOf, rankOf, statuses } from "./issue-fields";
 
 /** docs/product.md, Limits. */

@@ -4,30 +4,16 @@ import type { Database } from "~/db/database.server";
 import type { ActivityKind, DB, Status } from "~/db/schema";
 import { parsePositiveInteger } from "~/forms/fields.server";
 import { maxLabelsPerIssue } from "~/labels/labels.server";
-import { isClosed, type Priority, priorityOf, rankOf } from "./issue-fields";
+import { isClosed, type IssueFields, priorityOf, rankOf } from "./issue-fields";
 import type { NotificationMail } from "~/notifications/notifications.server";
-import { type FieldChanges, recordIssueEvent } from "./issue-events.server";
-import { type LinkProblem, linkBranches, linksOf, parentForNewIssue, recordNewSubIssue } from "./issue-links.server";
+import type { FieldChanges } from "./issue-event-types";
+import { recordIssueEvent } from "./issue-events.server";
+import { linkBranches, linksOf } from "./issue-link-reads.server";
+import { type LinkProblem, parentForNewIssue, recordNewSubIssue } from "./issue-links.server";
 import { inTimelineOrder, type TimelineEntry } from "./timeline";
-
-export type IssueFields = {
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assigneeId: number | null;
-  labelIds: number[];
-  dueDate: string | null;
-};
+import { issueNotFound, type NotFound, type ProjectScope } from "./write-scope.server";
 
 export type FieldProblem = { field: keyof IssueFields; message: string };
-
-/** The project an issue write acts in: every write is scoped to it (and to its workspace). */
-export type ProjectScope = { id: number; workspace_id: number };
-
-/** The refusal of a write whose issue (or comment) is not in the project it names. */
-export type NotFound = { ok: false; status: 404; message: string };
-export const issueNotFound: NotFound = { ok: false, status: 404, message: "Issue not found." };
 
 /** How the conflict message names a field that someone else changed. */
 const changedFieldNames: Partial<Record<ActivityKind, string>> = {

@@ -149,7 +149,7 @@ function linkText(state: StateCore, pattern: RegExp, link: (match: RegExpMatchAr
         if (target.title) open.attrSet("title", target.title);
         if (target.className) open.attrSet("class", target.className);
         pieces.push(text(token.content.slice(end, match.index)), open, text(match[0]), new state.Token("link_close", "a", -1));
-        end = match.index! + match[0].length;
+        end = match.index + match[0].length;
       }
       if (end === 0) return [token];
       pieces.push(text(token.content.slice(end)));

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "~/db/database.server";
 import type { DB } from "~/db/schema";
-import type { ProjectScope } from "./issues.server";
+import type { ProjectScope } from "./write-scope.server";
 
 /**
  * Starts watching: the issue (of that project) and the user, once however often it is asked. The

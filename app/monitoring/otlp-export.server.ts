@@ -1,7 +1,6 @@
 import type { OtlpExport } from "~/config/env.server";
 import type { Logger } from "~/logging/logger.server";
-import type { BeaconSender, BrowserEvent } from "./browser-events.server";
-import type { ServerErrorEvent } from "./server-errors.server";
+import type { Telemetry } from "./telemetry.server";
 
 /**
  * docs/product.md, Monitoring: with OTEL_EXPORTER_OTLP_ENDPOINT set, what Cairn monitors is also sent to the operator's
@@ -15,14 +14,6 @@ import type { ServerErrorEvent } from "./server-errors.server";
  * log and /admin/monitoring), `cairn.request_id`, `cairn.web_vital.*`. A server error's `cairn.route`
  * is what its log line calls the route (a route id such as `routes/index`, not a path template).
  */
-export type Telemetry = {
-  /** An unexpected server error, as reportUnexpectedError logged and recorded it. */
-  serverError(error: Error, event: ServerErrorEvent): void;
-  /** The events of a beacon that was accepted and recorded. */
-  browserEvents(events: readonly BrowserEvent[], sender: BeaconSender): void;
-  /** Sends what is still queued, waiting at most a few seconds; never rejects. For shutdown. */
-  shutdown(): Promise<void>;
-};
 
 /** When no endpoint is configured: nothing is exported, and no OpenTelemetry object exists. */
 export const noTelemetry: Telemetry = {

@@ -6,8 +6,7 @@ import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs
 import type { OtlpExport } from "~/config/env.server";
 import type { Logger } from "~/logging/logger.server";
 import { clientErrorDigest, pathOnly } from "./browser-events.server";
-import type { Telemetry } from "./otlp-export.server";
-import type { ServerErrorEvent } from "./server-errors.server";
+import type { Telemetry } from "./telemetry.server";
 
 /** Telemetry over OTLP/HTTP, as app/monitoring/otlp-export.server.ts describes. */
 /** Long enough for one batch to reach a healthy collector; short against an orchestrator's stop timeout. */

@@ -26,7 +26,7 @@ export function startReporting(): void {
   const landingPath = location.pathname;
   addEventListener("error", onError);
   addEventListener("unhandledrejection", onRejection);
-  const load = () =>
+  const load = () => {
     import("./reporting.client")
       .then((loaded) => {
         removeEventListener("error", onError);
@@ -37,6 +37,7 @@ export function startReporting(): void {
         waiting = [];
       })
       .catch(() => {});
+  };
   if (document.readyState === "complete") setTimeout(load);
   else addEventListener("load", () => setTimeout(load), { once: true });
 }

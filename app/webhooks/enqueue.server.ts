@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { ApiComment } from "~/api/schemas.server";
 import type { DB, WebhookEventType } from "~/db/schema";
-import type { IssueEvent } from "~/issues/issue-events.server";
+import type { IssueEvent } from "~/issues/issue-event-types";
 import { findApiIssueById } from "~/api/issues.server";
 import { labelsById, people, type WebhookPerson } from "./payload.server";
 import { subscribes } from "./webhooks.server";

@@ -97,7 +97,7 @@ test.describe("accounts", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Rita Redirect");
 
     // Open-redirect attempts land on a page of this site.
-    const origin = new URL(baseURL!).origin;
+    const origin = new URL(baseURL).origin;
     for (const target of ["//evil.example", "https://evil.example/", "/\\evil.example"]) {
       await signOut(page);
       await signIn(page, javaScriptEnabled, email, goodPassword, `/login?${new URLSearchParams({ redirectTo: target })}`);

@@ -7,7 +7,6 @@ import {
   fact,
   fileIssue,
   issueDetail,
-  nextPost,
   open,
   openEditIssue,
   propertyButton,

@@ -411,7 +411,7 @@ test.describe("issues", () => {
     await expect(detail.addComment).toHaveCount(0);
 
     // The server refuses what the screen does not offer.
-    const origin = new URL(baseURL!).origin;
+    const origin = new URL(baseURL).origin;
     const post = await page.request.post(pathname, { form: { intent: "comment", body: "Sneaked in" }, headers: { Origin: origin }, maxRedirects: 0 });
     expect(post.status()).toBe(403);
     const body = await post.text();
@@ -627,7 +627,7 @@ test.describe("issues", () => {
       // And the server refuses what the screen does not offer.
       const post = await viewer.request.post(`${base}/issues/1`, {
         form: { intent: "comment", body: "I should not be able to say this" },
-        headers: { Origin: new URL(baseURL!).origin },
+        headers: { Origin: new URL(baseURL).origin },
         maxRedirects: 0,
       });
       expect(post.status()).toBe(403);

@@ -17,13 +17,11 @@ const later = (ms: number) => new Date(t0.getTime() + ms);
 const day = 86_400_000;
 
 describe.each(testDialects)("API tokens on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
   let db: Database;
   let ada: number;
   let grace: number;
 
-  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
+  withMigratedDatabase(dialect, (opened) => ({ db } = opened));
 
   beforeEach(async () => {
     await db.deleteFrom("api_tokens").execute();

@@ -6,7 +6,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
 import { type BulkChanges, bulkNotFoundMessage, bulkUpdateIssues } from "~/issues/bulk-edit.server";
-import { createIssue, type IssueFields, updateIssue } from "~/issues/issues.server";
+import type { IssueFields } from "~/issues/issue-fields";
+import { createIssue, updateIssue } from "~/issues/issues.server";
 import { testDialects } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";

@@ -66,7 +66,7 @@ describe("bad input on the project and issue forms", () => {
     // The client builds its body with `new URLSearchParams(fields)`, which takes repeated names
     // (labelIds) from a URLSearchParams as well as from a record.
     const body = new URLSearchParams(Array.isArray(fields) ? fields : Object.entries(fields));
-    const response = method === "GET" ? await client.get(path) : await client.post(path, body as unknown as Record<string, string>);
+    const response = method === "GET" ? await client.get(path) : await client.post(path, body);
     const answer = {
       status: response.status,
       location: response.headers.get("location"),

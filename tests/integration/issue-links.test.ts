@@ -6,8 +6,10 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "~/db/database.server";
-import { addRelation, linkFlagsOfIssues, removeRelation, setParent } from "~/issues/issue-links.server";
-import { createIssue, findIssueDetail, type ProjectScope } from "~/issues/issues.server";
+import { linkFlagsOfIssues } from "~/issues/issue-link-reads.server";
+import { addRelation, removeRelation, setParent } from "~/issues/issue-links.server";
+import { createIssue, findIssueDetail } from "~/issues/issues.server";
+import type { ProjectScope } from "~/issues/write-scope.server";
 import { parseIssueFilters, listIssues } from "~/issues/issue-list.server";
 import { testDialects } from "../support/databases";
 import { issueFields } from "../support/issues";

@@ -29,7 +29,10 @@ function parseCsv(text: string): string[][] {
     const c = text[i]!;
     if (quoted) {
       if (c !== '"') cell += c;
-      else if (text[i + 1] === '"') (cell += '"'), i++;
+      else if (text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      }
       else quoted = false;
     } else if (c === '"') {
       if (cell || wasQuoted) throw new Error(`A quote inside an unquoted field at ${i}`);

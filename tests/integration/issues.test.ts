@@ -6,16 +6,16 @@
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment } from "~/comments/comments.server";
-import type { Database, DatabaseHandle } from "~/db/database.server";
+import type { Database } from "~/db/database.server";
 import {
   type Conflict,
   conflictMessage,
   createIssue,
   findIssue,
-  type IssueFields,
   parseIssueNumber,
   updateIssue,
 } from "~/issues/issues.server";
+import type { IssueFields } from "~/issues/issue-fields";
 import { testDialects, type TestDatabase, waitForLockWaiters } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
@@ -51,7 +51,6 @@ describe("parseIssueNumber", () => {
 
 describe.each(testDialects)("issues on %s", (dialect) => {
   let database: TestDatabase;
-  let handle: DatabaseHandle;
   let db: Database;
   let workspaceId: number;
   let otherWorkspaceId: number;
@@ -67,7 +66,7 @@ describe.each(testDialects)("issues on %s", (dialect) => {
   let labels: Record<string, number>;
   let foreignLabel: number;
 
-  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
+  withMigratedDatabase(dialect, (opened) => ({ database, db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);

@@ -171,7 +171,7 @@ describe.each(testDialects)("members on %s", (dialect) => {
         await change("owner", admin, "owner");
         // Hold row locks on the memberships so both transactions read the owner count, then wait
         // at their UPDATE: the interleaving that concurrent requests produce by chance.
-        let results: MembershipChange[] = [];
+        let results: MembershipChange[];
         const locker = new pg.Client({ connectionString: database.env.DATABASE_URL });
         await locker.connect();
         try {

@@ -124,11 +124,6 @@ describe.each(testDialects)("docs/product.md, Roles for projects and issues over
     return { title, status, version };
   }
 
-  async function currentVersion(number = 1): Promise<string> {
-    const { version } = await issueState(number);
-    if (!version) throw new Error("no version on the issue page (is the project archived?)");
-    return version;
-  }
 
   /** The live comments of an issue as the owner sees them, oldest first: body text, and id while the owner may delete it. */
   async function commentsOn(number = 1): Promise<{ body: string; id: string | undefined }[]> {

@@ -27,12 +27,11 @@ type Person = "Ada" | "Bea" | "Max" | "Vic";
 const roles: Record<Person, Role> = { Ada: "owner", Bea: "admin", Max: "member", Vic: "viewer" };
 
 describe.each(testDialects)("saved views on %s", (dialect) => {
-  let database: TestDatabase;
   let db: Database;
   let acme: { id: number; users: Record<Person, number>; projects: Record<"WEB" | "API", { id: number }> };
   let beta: { id: number; users: Record<"Olga", number>; projects: Record<"OPS", { id: number }> };
 
-  withMigratedDatabase(dialect, (opened) => ({ database, db } = opened));
+  withMigratedDatabase(dialect, (opened) => ({ db } = opened));
 
   beforeEach(async () => {
     await db.deleteFrom("saved_views").execute();

@@ -9,7 +9,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { createIssue, type IssueFields, updateIssue } from "~/issues/issues.server";
+import type { IssueFields } from "~/issues/issue-fields";
+import { createIssue, updateIssue } from "~/issues/issues.server";
 import { editDistance, trigramSimilarity, typosAllowed } from "~/search/close-words.server";
 import { markdownText } from "~/search/markdown-text.server";
 import {
@@ -25,7 +26,7 @@ import {
 import * as foundation from "../../migrations/0001_foundation";
 import * as accounts from "../../migrations/0002_accounts";
 import * as projectsIssues from "../../migrations/0003_projects_issues";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/databases";
+import { createTestDatabase, testDialects } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, type SeededProject, seedTestWorkspace } from "../support/workspaces";
@@ -134,7 +135,6 @@ describe("search terms and highlights (no database)", () => {
 });
 
 describe.each(testDialects)("search on %s", (dialect) => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
   let db: Database;
   let ada: number;
@@ -173,7 +173,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
   const search = (q: string, page = 1, workspaceId = acme) => searchIssues(handle, { workspaceId, q, page });
   const keys = async (q: string, workspaceId = acme) => (await search(q, 1, workspaceId)).results.map((r) => `${r.projectKey}-${r.number}`);
 
-  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
+  withMigratedDatabase(dialect, (opened) => ({ handle, db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);
@@ -596,7 +596,7 @@ describe.each(testDialects)("search on %s", (dialect) => {
       const { rows } = await sql<{ folded: string }>`select cairn_search_text(${letters.join(" ")}) as folded`.execute(db);
       const databaseWords = rows[0]!.folded.split(" ");
       expect(databaseWords).toHaveLength(letters.length);
-      const mismatches = letters.filter((letter, i) => databaseWords[i] !== foldWord(letter)).map((letter, i) => `${letter}: ${databaseWords[letters.indexOf(letter)]} ≠ ${foldWord(letter)}`);
+      const mismatches = letters.filter((letter, i) => databaseWords[i] !== foldWord(letter)).map((letter) => `${letter}: ${databaseWords[letters.indexOf(letter)]} ≠ ${foldWord(letter)}`);
       expect(mismatches).toEqual([]);
 
       // All-ASCII text takes a shorter path (nothing to fold): words split and lower-cased the same.

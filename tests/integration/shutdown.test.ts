@@ -138,8 +138,7 @@ describe("a second SIGTERM while draining", () => {
   });
 
   it("does not cut the shutdown short: the server still drains, closes and exits 0", async () => {
-    // systemd signals every process of a service, and server.js passes its signals on to the
-    // server when it runs it as its child: the server can get the same signal twice.
+    // A supervisor or an operator may send the signal again while the server drains.
     const server = await startServer({ ...database.env, DRAIN_SECONDS: "1" });
     try {
       server.process.kill("SIGTERM");

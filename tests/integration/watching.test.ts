@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { addComment } from "~/comments/comments.server";
-import type { Database, DatabaseHandle } from "~/db/database.server";
-import { createIssue, findIssueDetail, type ProjectScope, updateIssue } from "~/issues/issues.server";
+import type { Database } from "~/db/database.server";
+import { createIssue, findIssueDetail, updateIssue } from "~/issues/issues.server";
+import type { ProjectScope } from "~/issues/write-scope.server";
 import { unwatchIssue, watchIssue } from "~/issues/watching.server";
-import { testDialects, type TestDatabase } from "../support/databases";
+import { testDialects } from "../support/databases";
 import { withMigratedDatabase } from "../support/migrated-database";
 import { issueFields } from "../support/issues";
 import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
@@ -11,15 +12,13 @@ import { emptyWorkspaceTables, seedTestWorkspace } from "../support/workspaces";
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 9, minute));
 
 describe.each(testDialects)("watching on %s", (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
   let db: Database;
   let web: ProjectScope;
   let api: ProjectScope;
   let people: Record<"Ada" | "Grace" | "Linus" | "Margaret", number>;
   let issueId: number;
 
-  withMigratedDatabase(dialect, (opened) => ({ database, handle, db } = opened));
+  withMigratedDatabase(dialect, (opened) => ({ db } = opened));
 
   beforeEach(async () => {
     await emptyWorkspaceTables(db);

@@ -75,10 +75,10 @@ function startInstance<Result>(database: TestDatabase, work: InstanceWork, calls
   });
   let stdout = "";
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.startsWith("ready\n")) resolve();
     });
@@ -89,7 +89,7 @@ function startInstance<Result>(database: TestDatabase, work: InstanceWork, calls
     if (code !== 0 || !line) throw new Error(`instance exited with ${code}: ${stderr}\n${stdout}`);
     return JSON.parse(line) as (Result | CallError)[];
   });
-  return { ready, go: () => child.stdin!.write("go\n"), results, process: child };
+  return { ready, go: () => child.stdin.write("go\n"), results, process: child };
 }
 
 /**

@@ -26,5 +26,5 @@ export async function migrateBefore(handle: DatabaseHandle, dialect: Dialect, fi
   }
   const { error } = await new Migrator({ db: handle.db, provider: { getMigrations: async () => before } }).migrateToLatest();
   if (error) throw error;
-  return handle.db as unknown as Kysely<any>;
+  return handle.db;
 }

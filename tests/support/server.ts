@@ -28,7 +28,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * Spawns the production server (`node server.js`) as an operator would, with its memory flags given
- * (so that it runs as one process on any Node) or with `nodeFlags` instead.
+ * (so that it starts once, not again with them) or with `nodeFlags` instead.
  */
 export function spawnServer(env: Record<string, string | undefined>, { nodeFlags = productionNodeFlags() }: { nodeFlags?: string[] } = {}) {
   if (!existsSync(path.join(repoRoot, "build/server/index.js"))) {
@@ -42,7 +42,7 @@ export function spawnServer(env: Record<string, string | undefined>, { nodeFlags
   const logs: Record<string, unknown>[] = [];
   let stdoutBuffer = "";
   let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     stdoutBuffer += chunk.toString();
     const lines = stdoutBuffer.split("\n");
     stdoutBuffer = lines.pop()!;
@@ -54,7 +54,7 @@ export function spawnServer(env: Record<string, string | undefined>, { nodeFlags
       }
     }
   });
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, logs, stderr: () => stderr, exited };
 }

@@ -71,7 +71,7 @@ export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayP
       await run(pgCtl, ["-D", dataDir, "-o", serverOptions, "-l", logFile, "-w", "-t", "120", "start"]);
     } catch (error) {
       const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-2000) : "";
-      throw new Error(`PostgreSQL did not start: ${String(error)}\n${log}`);
+      throw new Error(`PostgreSQL did not start: ${String(error)}\n${log}`, { cause: error });
     }
     running = true;
   }

@@ -31,7 +31,7 @@ const serverEntry = path.join(repoRoot, "build/server/index.js");
 
 /**
  * The memory flags (memory-flags.js, docs/decisions/015-memory-budget.md) that `node server.js` starts
- * itself with; given here, the server runs as one process, as an operator's does, on any Node.
+ * itself again with; given here, it starts once.
  * @returns {string[]}
  */
 export function productionNodeFlags() {

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { attachmentMarkdown, attachmentPath, isPreviewable } from "~/attachments/attachments";
-import { uploadedFilesField, uploadUnclaimed } from "~/attachments/attachments.server";
+import { uploadUnclaimed } from "~/attachments/attachments.server";
+import { uploadedFilesField } from "~/attachments/forms.server";
 import { receiveUploads } from "~/attachments/upload-receiver.server";
 import { requireWorkspace } from "~/auth/authorization.server";
 import { appContext } from "~/context/app-context.server";

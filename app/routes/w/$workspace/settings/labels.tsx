@@ -65,7 +65,7 @@ type LastResult = SubmissionResult<string[]> & { initialValue?: { intent?: strin
 
 export default function Labels({ loaderData, actionData }: Route.ComponentProps) {
   const { labels, max } = loaderData;
-  const lastResult = actionData as LastResult | undefined;
+  const lastResult = actionData;
   const lastIntent = lastResult?.initialValue?.intent;
   const resultFor = (labelId: number) =>
     (lastIntent === "update" || lastIntent === "delete") && lastResult?.initialValue?.labelId === String(labelId) ? lastResult : undefined;

@@ -194,7 +194,7 @@ function MemberRow({ member, isMe, manageable, roleOptions }: { member: Member; 
           )}
         </PopoverMenu>
       ) : (
-        <span className="px-2 text-[13px] font-medium text-zinc-700 dark:text-zinc-300">{roleLabels[member.role as Role]}</span>
+        <span className="px-2 text-[13px] font-medium text-zinc-700 dark:text-zinc-300">{roleLabels[member.role]}</span>
       )}
       {manageable && !isMe ? (
         <ConfirmAction
@@ -228,7 +228,7 @@ function InvitationRow({ invitation, sendsMail }: { invitation: Invitation; send
       <div className="min-w-0 flex-1 basis-48">
         <p className="truncate">{invitation.email}</p>
         <p className="text-[13px] text-zinc-600 dark:text-zinc-400">
-          {roleLabels[invitation.role as Role]} · sent <RelativeTime at={invitation.created_at} /> · expires <TimeUntil at={invitation.expires_at} />
+          {roleLabels[invitation.role]} · sent <RelativeTime at={invitation.created_at} /> · expires <TimeUntil at={invitation.expires_at} />
         </p>
       </div>
       <Form method="post" className="flex gap-2">

@@ -88,7 +88,7 @@ type LastResult = SubmissionResult<string[]> & { initialValue?: { intent?: strin
 export default function Webhooks({ loaderData, actionData }: Route.ComponentProps) {
   const { webhooks, max, publicUrlSet } = loaderData;
   const created = actionData && "created" in actionData ? actionData.created : undefined;
-  const lastResult = actionData as LastResult | undefined;
+  const lastResult = actionData;
   return (
     <div className="space-y-10">
       {created ? (

@@ -69,7 +69,7 @@ const moveSchema = z.object({
  * and React Router reloads the board after it.
  */
 export async function action(args: Route.ActionArgs) {
-  const { user, workspace, project } = await requireProject(args, "issues:write");
+  const { user, project } = await requireProject(args, "issues:write");
   const submission = await parseForm(args.request, moveSchema);
   if (submission.status !== "success") return data({ refusal: "That move was not valid." }, { status: 400 });
   const { returnTo, ...move } = submission.value;
@@ -125,6 +125,7 @@ export default function BoardPage({ loaderData, actionData, params }: Route.Comp
   const movesKey = JSON.stringify(moves);
   // `moves` is a new array every render; `movesKey` is what it holds.
   const loaded = useMemo(() => loaderData.columns.map((column): Column => ({ ...column, cards: unpackCards(column.cards) })), [loaderData.columns]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- movesKey stands for moves (above)
   const columns = useMemo(() => moves.reduce<Column[]>(applyMove, loaded), [loaded, movesKey]);
   // Cards the board may still add ("Show N more") before it reaches its cap.
   const room = boardCardCap - loaderData.columns.reduce((sum, column) => sum + column.shown, 0);

@@ -382,7 +382,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
       version: issue.version,
       values: { title: issue.title, description: issue.description },
     },
-    editorSubmitted ? (actionData as Parameters<typeof useRecordForm>[2]) : undefined,
+    editorSubmitted ? actionData : undefined,
   );
 
   const messages = Object.values(result?.error ?? {})
@@ -583,7 +583,7 @@ function IssuePage({ loaderData, actionData }: Route.ComponentProps) {
               )}
             </ol>
             {writable ? (
-              <CommentForm mentionable={loaderData.mentionable} uploads={uploads} lastResult={lastIntent === "comment" ? (actionData as Parameters<typeof useRouteForm>[0]["lastResult"]) : undefined} />
+              <CommentForm mentionable={loaderData.mentionable} uploads={uploads} lastResult={lastIntent === "comment" ? actionData : undefined} />
             ) : null}
           </section>
         </div>
