@@ -24,7 +24,7 @@ export default defineConfig(({ command }) => ({
       build: { sourcemap: true, rollupOptions: { input: "./app/host/main.server.ts" } },
     },
   },
-  plugins: [tailwindcss(), reactRouter(), reactRouterProductionBuild(), precompressedAssets()],
+  plugins: [tailwindcss(), reactRouter(), precompressedAssets()],
 }));
 
 const brotli = promisify(brotliCompress);
@@ -58,22 +58,5 @@ function precompressedAssets(): Plugin {
         }),
       );
     },
-  };
-}
-
-/**
- * React Router's package resolves to its development build everywhere (its exports have no
- * production condition, remix-run/react-router#14102); the two differ only in development warnings,
- * whose code the browser downloads for nothing and the server runs for nothing. Both builds take the
- * production files (the server's bundles React Router, so every import of it gets the same copy).
- */
-function reactRouterProductionBuild(): Plugin {
-  const production = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
-  const files: Record<string, string> = { "react-router": production("index.mjs"), "react-router/dom": production("dom-export.mjs") };
-  return {
-    name: "cairn:react-router-production-build",
-    apply: "build",
-    enforce: "pre",
-    resolveId: (source) => files[source],
   };
 }

@@ -1,4 +1,4 @@
-import { fileTypeFromBuffer } from "file-type/core";
+import { fileTypeFromBuffer } from "file-type";
 import { imageSize } from "image-size";
 import { inlineImageTypes } from "./attachments";
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import type { DatabaseHandle, Dialect } from "./database.server";
 
 /** A file in /migrations: it is told which database it runs on, for the few types that differ. */

@@ -102,5 +102,7 @@ export function withNamedStatements(pool: pg.Pool, onUnkeptStatements: (error: E
       return wrapped;
     },
     end: () => pool.end(),
+    // Kysely connects with these to cancel an aborted query.
+    options: pool.options,
   };
 }

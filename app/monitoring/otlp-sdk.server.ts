@@ -1,5 +1,4 @@
-import { diag, DiagLogLevel } from "@opentelemetry/api";
-import { type AnyValueMap, type LogRecord, SeverityNumber } from "@opentelemetry/api-logs";
+import { type Attributes, diag, DiagLogLevel, type LogRecord, SeverityNumber } from "@opentelemetry/api";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
@@ -138,6 +137,6 @@ export function createOtlpTelemetry(otlp: OtlpExport, logger: Logger): Telemetry
 }
 
 /** Absent values are left out rather than sent as empty ones. */
-function presentOnly(attributes: Record<string, string | number | null | undefined>): AnyValueMap {
+function presentOnly(attributes: Record<string, string | number | null | undefined>): Attributes {
   return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== null && value !== undefined));
 }

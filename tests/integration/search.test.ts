@@ -4,7 +4,8 @@
  * that words a typo away are found after the words as typed (issue 30), that snippets read as text
  * (issue 30), and that no input — quotes, operators, SQL, huge strings, any script — is an error.
  */
-import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addComment, deleteComment, editComment } from "~/comments/comments.server";
 import type { Database, DatabaseHandle } from "~/db/database.server";

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { type Kysely, type Migration, Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
 import type { CairnMigration } from "~/db/migrate.server";
 import type { DatabaseHandle, Dialect } from "~/db/database.server";
 import { repoRoot } from "./paths";

@@ -12,7 +12,7 @@ import { findIssueByKey, type HighlightRange, maxQueryLength, parseIssueKey, sea
 import type { Route } from "./+types/search";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const workspace = matches.find((match) => match?.id === "routes/w/$workspace/layout")?.data as { workspace?: { name: string } } | undefined;
+  const workspace = matches.find((match) => match?.id === "routes/w/$workspace/layout")?.loaderData as { workspace?: { name: string } } | undefined;
   return pageTitle(loaderData?.q ? `Search: ${loaderData.q}` : "Search", workspace?.workspace?.name);
 };
 

@@ -94,7 +94,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultSh
 type ProjectLayoutData = { project: { name: string } };
 
 export const meta: Route.MetaFunction = ({ matches }) => {
-  const project = matches.find((match) => match?.id === "routes/w/$workspace/p/$key/layout")?.data as ProjectLayoutData | undefined;
+  const project = matches.find((match) => match?.id === "routes/w/$workspace/p/$key/layout")?.loaderData as ProjectLayoutData | undefined;
   return pageTitle("New issue", project?.project.name);
 };
 
