@@ -5,6 +5,8 @@
 // slows, which hides the wait a request sent at that moment would have had.
 import http from "node:http";
 
+const timeoutMs = 30_000;
+
 /**
  * The nearest-rank percentile: the smallest value that `p` % of the values are at most.
  * @param {number[]} values @param {number} p from 0 to 100 @returns {number | null} null when there are none
@@ -43,22 +45,26 @@ export async function openLoop(target, headers, { rate, seconds }) {
     new Promise((resolve) => {
       const sentAt = performance.now();
       maxSendLagMs = Math.max(maxSendLagMs, sentAt - due);
-      const request = http.get(target, { agent, headers }, (response) => {
-        response.on("data", () => {});
-        response.on("end", () => {
+      let settled = false;
+      /** @param {number | null} status null when it failed */
+      const settle = (status) => {
+        if (settled) return;
+        settled = true;
+        if (status === null) errors++;
+        else {
           latencies.push(performance.now() - sentAt);
-          if ((response.statusCode ?? 0) < 200 || (response.statusCode ?? 0) >= 300) non2xx++;
-          resolve();
-        });
-        response.on("error", () => {
-          errors++;
-          resolve();
-        });
-      });
-      request.on("error", () => {
-        errors++;
+          if (status < 200 || status >= 300) non2xx++;
+        }
         resolve();
+      };
+      const request = http.get(target, { agent, headers, timeout: timeoutMs }, (response) => {
+        response.on("data", () => {});
+        response.on("end", () => settle(response.statusCode ?? 0));
+        response.on("error", () => settle(null));
       });
+      // A request unanswered this long counts as failed rather than holding the run.
+      request.on("timeout", () => request.destroy(new Error("timed out")));
+      request.on("error", () => settle(null));
     });
   const start = performance.now();
   for (let i = 0; i < total; i++) {
