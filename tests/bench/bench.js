@@ -569,6 +569,7 @@ function printTable(runs, settings) {
 async function main() {
   const settings = readSettings();
   const startedAt = new Date();
+  const loadAverageAtStart = os.loadavg();
   if (!settings.skipBuild) runOrThrow("npm", ["run", "build"]);
   /** @type {Build[]} */
   const builds = [currentBuild()];
@@ -588,6 +589,9 @@ async function main() {
   }
   if (runs.length) printTable(runs, settings);
   for (const note of notes) console.log(note);
+  /** @param {number[]} load */
+  const loads = (load) => load.map((value) => value.toFixed(1)).join(", ");
+  console.log(`\nLoad average (1, 5, 15 min) on ${os.cpus().length} cores: ${loads(loadAverageAtStart)} at the start, ${loads(os.loadavg())} at the end.`);
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -596,7 +600,9 @@ async function main() {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? null,
       memoryMiB: Math.round(os.totalmem() / 2 ** 20),
-      loadAverageAtStart: os.loadavg(),
+      loadAverageAtStart,
+      // Other work on the machine moves every figure: a run is comparable with itself, not with another.
+      loadAverageAtEnd: os.loadavg(),
       node: process.version,
       platform: `${os.platform()} ${os.release()}`,
     },
