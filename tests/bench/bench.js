@@ -53,7 +53,7 @@ const floorPath = "/login";
  * @typedef {{ status: number, htmlBytes: number, htmlGzipBytes: number, queries: number | null, dbMs: number | null, jsFiles: string[], jsGzipBytes: number, laterJsFiles: string[], laterJsGzipBytes: number }} Probe
  * @typedef {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number, requests: number, non2xx: number, errors: number }} Measurement
  * @typedef {{ p50Ms: number, p99Ms: number, maxMs: number }} BystanderLatency
- * @typedef {Page & Probe & Measurement & { perMilleOfReference: number, ratioToFloor: number, bystander: BystanderLatency, openLoop: OpenLoopResult, profile?: ReturnType<typeof summariseCpuProfile> }} PageResult
+ * @typedef {Page & Probe & Measurement & { perMilleOfReference: number, ratioToFloor: number, bystander: BystanderLatency, openLoop: OpenLoopResult, peakRssMiBSoFar: number | null, profile?: ReturnType<typeof summariseCpuProfile> }} PageResult
  * @typedef {{ build: string, commit: string, node: string, nodeVersion: string, seedSeconds: number, seedOutput: string, peakRssMiB: number | null, serverStderr: { lines: number, distinct: string[] }, pages: PageResult[] }} BuildRun
  * @typedef {{ dialect: string, issues: number, reference: Measurement, referenceRuns: Measurement[], builds: BuildRun[] }} Run
  */
@@ -371,7 +371,7 @@ async function prepareSide(build, dialect, issues, adminUrl, onCleanUp) {
  * A page on one build: at saturation (after a warm-up, with the bystander beside it), then at the
  * fixed open-loop rate.
  * @param {Side} side @param {Page} page @param {Settings} settings
- * @returns {Promise<{ measured: Measurement, bystander: BystanderLatency, open: OpenLoopResult }>}
+ * @returns {Promise<{ measured: Measurement, bystander: BystanderLatency, open: OpenLoopResult, peakRssSoFar: number | null }>}
  */
 async function measurePage(side, page, settings) {
   const target = `${side.server.url}${page.path}`;
@@ -382,7 +382,8 @@ async function measurePage(side, page, settings) {
     bystanderLatency(side.server.url, settings.duration),
   ]);
   const open = await openLoop(target, { "accept-encoding": "gzip", ...headers }, { rate: settings.rate, seconds: settings.rateDuration });
-  return { measured, bystander, open };
+  // The server's peak so far, after this page: which page raised the run's peak.
+  return { measured, bystander, open, peakRssSoFar: peakRssMiB(side.server.pid) };
 }
 
 /** @param {"sqlite" | "postgres"} dialect @param {number} issues @param {Build[]} builds @param {Settings} settings @param {string} adminUrl @returns {Promise<Run>} */
@@ -449,7 +450,7 @@ async function benchmarkOne(dialect, issues, builds, settings, adminUrl) {
         seedOutput: side.seeded.output,
         peakRssMiB: peakRss,
         serverStderr,
-        pages: sideResults.map(({ measured, bystander, open }, i) => ({
+        pages: sideResults.map(({ measured, bystander, open, peakRssSoFar }, i) => ({
           .../** @type {Page} */ (side.pages[i]),
           .../** @type {Probe} */ (side.probes[i]),
           ...measured,
@@ -457,6 +458,7 @@ async function benchmarkOne(dialect, issues, builds, settings, adminUrl) {
           ratioToFloor: measured.requestsPerSecond / floor.requestsPerSecond,
           bystander,
           openLoop: open,
+          peakRssMiBSoFar: peakRssSoFar,
           profile: s === 0 ? profiles?.[i] : undefined,
         })),
       };
@@ -502,6 +504,8 @@ function newOverOld(run, page) {
 /** @param {Run[]} runs @param {Settings} settings */
 function printTable(runs, settings) {
   const at = `@${settings.rate}/s`;
+  /** Whether the page answers fewer requests a second at saturation than the open loop sends. @param {PageResult} page */
+  const overloaded = (page) => page.requestsPerSecond < settings.rate;
   const header = ["page", "database", "issues", "build", "‰ ref", "new/old", "req/s", "× floor", `p50 ms ${at}`, `p99 ms ${at}`, "sat. p99 ms", "others p99 ms", "HTML KiB", "HTML gz KiB", "JS gz KiB", "later JS", "queries"];
   const rows = runs.flatMap((run) =>
     (run.builds[0]?.pages ?? []).flatMap((_, i) =>
@@ -516,8 +520,8 @@ function printTable(runs, settings) {
           b === 0 ? newOverOld(run, i) : "",
           page.requestsPerSecond.toFixed(1),
           page.ratioToFloor.toFixed(2),
-          milliseconds(page.openLoop.p50Ms),
-          milliseconds(page.openLoop.p99Ms),
+          `${milliseconds(page.openLoop.p50Ms)}${overloaded(page) ? "*" : ""}`,
+          `${milliseconds(page.openLoop.p99Ms)}${overloaded(page) ? "*" : ""}`,
           String(page.latencyP99Ms),
           String(page.bystander.p99Ms),
           (page.htmlBytes / 1024).toFixed(1),
@@ -534,6 +538,9 @@ function printTable(runs, settings) {
   const line = (cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
   console.log(`\n${line(header)}\n${widths.map((width) => "-".repeat(width)).join("  ")}`);
   for (const row of rows) console.log(line(row));
+  const overloadNote = `* Fewer than ${settings.rate} requests a second at saturation: at ${settings.rate} a second its requests queue, and their latency (and the server's memory) grows with the open loop's duration.`;
+  const anyOverloaded = runs.some((run) => run.builds.some((build) => build.pages.some(overloaded)));
+  if (anyOverloaded) console.log(overloadNote);
   console.log("\nThe reference (a bare Node HTTP server answering the floor's HTML, gzipped once; before and after the pages):");
   for (const run of runs) {
     console.log(`  ${run.dialect.padEnd(8)} ${run.issues.toLocaleString("en").padStart(7)} issues: ${run.referenceRuns.map((r) => r.requestsPerSecond.toFixed(0)).join(" and ")} req/s`);
@@ -553,6 +560,7 @@ function printTable(runs, settings) {
     `| page | database | issues | build | req/s | ‰ ref | new/old | p50 ms ${at} | p99 ms ${at} |`,
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map((row) => `| ${[0, 1, 2, 3, 6, 4, 5, 8, 9].map((column) => row[column]).join(" | ")} |`),
+    ...(anyOverloaded ? ["", overloadNote] : []),
     "",
     "| database | issues | build | Node | peak RSS MiB | reference req/s |",
     "| --- | --- | --- | --- | --- | --- |",
