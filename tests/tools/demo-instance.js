@@ -110,11 +110,16 @@ export async function createDemoDatabase(dialect, adminUrl) {
   };
 }
 
-/** `node server.js seed` into the database `env` names, timed. @param {Record<string, string>} env @param {number} issues */
-export function seedDemo(env, issues) {
+/**
+ * `node server.js seed` into the database `env` names, timed.
+ * @param {Record<string, string>} env @param {number} issues
+ * @param {{ root?: string, node?: string }} [options] the checkout whose seed runs, and on which Node
+ *   (an older commit's, on the Node it was installed for)
+ */
+export function seedDemo(env, issues, options = {}) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ["server.js", "seed", "--workspace", demoWorkspace, "--issues", String(issues)], {
-    cwd: repoRoot,
+  const result = spawnSync(options.node ?? process.execPath, ["server.js", "seed", "--workspace", demoWorkspace, "--issues", String(issues)], {
+    cwd: options.root ?? repoRoot,
     env: { PATH: process.env.PATH, ...env },
     encoding: "utf8",
   });
@@ -140,13 +145,15 @@ function freePort() {
  * The production server as an operator runs it, on a free port, without per-request logs (they
  * would cost time).
  * @param {Record<string, string>} env
- * @param {{ nodeOptions?: string[], root?: string }} [options] Node's own flags (`--cpu-prof`, say); the
- *   checkout (built) whose server runs, to compare two commits in one run
+ * @param {{ nodeOptions?: string[], root?: string, node?: string, memoryFlags?: string[] }} [options] Node's
+ *   own flags (`--cpu-prof`, say); to compare two commits in one run, the checkout (built) whose server
+ *   runs, the Node it runs on and the memory flags its `npm start` gives
  * @returns {Promise<DemoServer>}
  */
 export async function startDemoServer(env, options = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...productionNodeFlags(), ...(options.nodeOptions ?? []), "server.js"], {
+  const flags = [...(options.memoryFlags ?? productionNodeFlags()), ...(options.nodeOptions ?? [])];
+  const child = spawn(options.node ?? process.execPath, [...flags, "server.js"], {
     cwd: options.root ?? repoRoot,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],
