@@ -16,7 +16,8 @@ describe("percentile", () => {
 
 describe("openLoop", () => {
   it("sends at its rate whether or not the earlier requests were answered", async () => {
-    // Each answer takes 300 ms: a closed loop on one connection would send 4 in 1.2 s; the open loop sends 20 in 1 s.
+    // Each answer takes 300 ms: a closed loop on one connection has one request in flight; the open
+    // loop sends one every 50 ms, so several wait at once.
     let inFlight = 0;
     let mostInFlight = 0;
     const server = createServer((_request, response) => {
@@ -29,13 +30,10 @@ describe("openLoop", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const started = performance.now();
       const result = await openLoop(`http://127.0.0.1:${port}/`, {}, { rate: 20, seconds: 1 });
-      const elapsed = performance.now() - started;
       expect(result).toMatchObject({ sent: 20, answered: 20, non2xx: 0, errors: 0 });
       expect(result.p50Ms).toBeGreaterThanOrEqual(300);
       expect(mostInFlight).toBeGreaterThanOrEqual(5);
-      expect(elapsed).toBeLessThan(2500);
     } finally {
       server.close();
     }
